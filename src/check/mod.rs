@@ -1,0 +1,1 @@
+//! The checker: name resolution and types, syntax tree → IR.

@@ -1,0 +1,44 @@
+//! The command line: argument parsing and dispatch only. Each command's driver lives in
+//! its own file and calls the library; no verification logic here.
+
+mod check;
+mod prove;
+mod run;
+mod test;
+
+use clap::{Parser, Subcommand};
+
+/// forex verifies ∀∃ hyperproperties of programs: generalized non-interference,
+/// refinement, delimited release, determinism and any Forall-Exists Hoare tuple
+/// written in a `.fe` file (or in the original ForEx tool's format).
+///
+/// Exit codes: 0 verified, 1 violated, 2 unknown, 3 input error (the largest over
+/// all tuples).
+#[derive(Parser, Debug)]
+#[command(name = "forex", version, propagate_version = true)]
+#[command(
+    after_help = "Examples:\n  forex check examples/*.fe\n  forex prove examples/gni.fe\n  forex prove --jobs 2 --format json ../shared/benchmarks/forex\n  forex test --strategy evo examples/ni_leak.fe\n  forex run examples/gni.fe --program leak --set h=1 --set l=2"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    Check(check::CheckArgs),
+    Run(run::RunArgs),
+    Prove(prove::ProveArgs),
+    Test(test::TestArgs),
+}
+
+/// Parses the command line, runs the command, returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => check::main(args),
+        Command::Run(args) => run::main(args),
+        Command::Prove(args) => prove::main(args),
+        Command::Test(args) => test::main(args),
+    }
+}

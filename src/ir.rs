@@ -1,0 +1,543 @@
+//! The checked, typed intermediate representation: the one input of every engine.
+//!
+//! Produced by `check` from the syntax tree; never refers back to syntax. Invariants
+//! (established by the checker, relied on by the engines):
+//! - every expression carries its type, and operand types match the operator;
+//! - in a [`Tuple`], every copy's variables are distinct [`VarId`]s, and every copy's
+//!   body mentions only its own variables;
+//! - `pre`, `post` and hints mention only tuple variables and bound variables of
+//!   enclosing quantifiers;
+//! - expression and statement nesting depth is at most [`MAX_DEPTH`], so recursive
+//!   passes over the IR cannot overflow a normal thread stack.
+//!
+//! Semantics fixed here (and followed by the interpreter and the SMT encoding alike):
+//! integers are unbounded; `/` and `%` on integers are SMT-LIB `div`/`mod` (Euclidean),
+//! with `x / 0 == 0` and `x % 0 == x`; bit-vector arithmetic wraps, comparisons and
+//! `/ %` are unsigned, with `x / 0 == all ones` and `x % 0 == x` (SMT-LIB); shifts are
+//! logical and take a shift amount of the same width.
+
+use num_bigint::BigInt;
+use std::fmt;
+
+/// Largest nesting depth of expressions and statements the checker accepts.
+pub const MAX_DEPTH: usize = 400;
+
+/// Largest bit-vector width.
+pub const MAX_BV_WIDTH: u32 = 128;
+
+/// A position in a source file, for messages that point at program text
+/// ("the loops at gni.fe:14:5 and gni.fe:31:5").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Loc {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (in characters).
+    pub col: u32,
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Int,
+    Bool,
+    /// Bit-vector of the given width (1..=MAX_BV_WIDTH).
+    Bv(u32),
+    /// Array from `int` indices to elements of the given (scalar) type.
+    Array(Box<Type>),
+}
+
+impl Type {
+    pub fn is_scalar(&self) -> bool {
+        !matches!(self, Type::Array(_))
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Int => write!(f, "int"),
+            Type::Bool => write!(f, "bool"),
+            Type::Bv(w) => write!(f, "bv{w}"),
+            Type::Array(elem) => write!(f, "{elem}[]"),
+        }
+    }
+}
+
+/// A variable: an index into the variable table of the enclosing [`Program`] or [`Tuple`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+
+impl VarId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A variable bound by a quantifier in `pre`/`post` (`forall i: int :: …`).
+/// Ids are unique within one tuple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BoundId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `-e` on int or bvN (two's complement).
+    Neg,
+    /// `!e` on bool.
+    Not,
+    /// `~e` on bvN.
+    BitNot,
+    /// `abs(e)` on int.
+    Abs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Or,
+    Implies,
+    Iff,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    /// `min(a, b)` on int.
+    Min,
+    /// `max(a, b)` on int.
+    Max,
+}
+
+impl BinOp {
+    /// The operator as written in `.fe` syntax (`min`/`max` as function names).
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Mod => "%",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            And => "&&",
+            Or => "||",
+            Implies => "==>",
+            Iff => "<==>",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Shl => "<<",
+            Shr => ">>",
+            Min => "min",
+            Max => "max",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    Forall,
+    Exists,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ExprKind {
+    Var(VarId),
+    Bound(BoundId),
+    Int(BigInt),
+    Bool(bool),
+    /// A bit-vector literal; `value` < 2^width, the width is in `Expr::ty`.
+    Bv(u128),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `array[index]`.
+    Select(Box<Expr>, Box<Expr>),
+    /// `e[hi:lo]` on a bit-vector; the result has width hi - lo + 1.
+    Extract {
+        hi: u32,
+        lo: u32,
+        arg: Box<Expr>,
+    },
+    /// `forall x: int :: body` / `exists …` (only in pre, post and hints).
+    Quant {
+        quantifier: Quantifier,
+        var: BoundId,
+        name: String,
+        var_ty: Type,
+        body: Box<Expr>,
+    },
+}
+
+impl Expr {
+    pub fn var(id: VarId, ty: Type) -> Expr {
+        Expr { kind: ExprKind::Var(id), ty }
+    }
+    pub fn bool(b: bool) -> Expr {
+        Expr { kind: ExprKind::Bool(b), ty: Type::Bool }
+    }
+    pub fn int(n: impl Into<BigInt>) -> Expr {
+        Expr { kind: ExprKind::Int(n.into()), ty: Type::Int }
+    }
+    pub fn bv(value: u128, width: u32) -> Expr {
+        Expr { kind: ExprKind::Bv(value), ty: Type::Bv(width) }
+    }
+    pub fn negate(e: Expr) -> Expr {
+        Expr { kind: ExprKind::Unary(UnOp::Not, Box::new(e)), ty: Type::Bool }
+    }
+    /// Builds `a op b`, computing the result type from the operator and `a`'s type.
+    pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
+        use BinOp::*;
+        let ty = match op {
+            Lt | Le | Gt | Ge | Eq | Ne | And | Or | Implies | Iff => Type::Bool,
+            _ => a.ty.clone(),
+        };
+        Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), ty }
+    }
+    pub fn eq(a: Expr, b: Expr) -> Expr {
+        Expr::binary(BinOp::Eq, a, b)
+    }
+    /// Conjunction of all `parts`; `true` when empty.
+    pub fn and_all(parts: impl IntoIterator<Item = Expr>) -> Expr {
+        parts
+            .into_iter()
+            .reduce(|a, b| Expr::binary(BinOp::And, a, b))
+            .unwrap_or_else(|| Expr::bool(true))
+    }
+    /// Top-level conjuncts (`a && (b && c)` gives `[a, b, c]`).
+    pub fn conjuncts(&self) -> Vec<&Expr> {
+        let mut out = Vec::new();
+        let mut stack = vec![self];
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                ExprKind::Binary(BinOp::And, a, b) => {
+                    stack.push(b);
+                    stack.push(a);
+                }
+                _ => out.push(e),
+            }
+        }
+        out
+    }
+    /// Calls `f` on every variable occurrence.
+    pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
+        match &self.kind {
+            ExprKind::Var(v) => f(*v),
+            ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {}
+            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => a.for_each_var(f),
+            ExprKind::Quant { body, .. } => body.for_each_var(f),
+            ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+            ExprKind::Ite(c, a, b) => {
+                c.for_each_var(f);
+                a.for_each_var(f);
+                b.for_each_var(f);
+            }
+        }
+    }
+    /// The same expression with every variable renamed by `f`.
+    pub fn map_vars(&self, f: &impl Fn(VarId) -> VarId) -> Expr {
+        let kind = match &self.kind {
+            ExprKind::Var(v) => ExprKind::Var(f(*v)),
+            ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {
+                self.kind.clone()
+            }
+            ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(a.map_vars(f))),
+            ExprKind::Extract { hi, lo, arg } => {
+                ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(arg.map_vars(f)) }
+            }
+            ExprKind::Quant { quantifier, var, name, var_ty, body } => ExprKind::Quant {
+                quantifier: *quantifier,
+                var: *var,
+                name: name.clone(),
+                var_ty: var_ty.clone(),
+                body: Box::new(body.map_vars(f)),
+            },
+            ExprKind::Binary(op, a, b) => {
+                ExprKind::Binary(*op, Box::new(a.map_vars(f)), Box::new(b.map_vars(f)))
+            }
+            ExprKind::Select(a, b) => {
+                ExprKind::Select(Box::new(a.map_vars(f)), Box::new(b.map_vars(f)))
+            }
+            ExprKind::Ite(c, a, b) => ExprKind::Ite(
+                Box::new(c.map_vars(f)),
+                Box::new(a.map_vars(f)),
+                Box::new(b.map_vars(f)),
+            ),
+        };
+        Expr { kind, ty: self.ty.clone() }
+    }
+}
+
+/// Identifies a `while` loop within one program, numbered in source order from 0.
+/// Within a tuple, a loop is identified by (copy index, `LoopId`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LoopId(pub u32);
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stmt {
+    Skip,
+    Assign {
+        var: VarId,
+        value: Expr,
+        loc: Loc,
+    },
+    /// `a[index] = value;`
+    Store {
+        array: VarId,
+        index: Expr,
+        value: Expr,
+        loc: Loc,
+    },
+    /// `x = *;`
+    Havoc {
+        var: VarId,
+        loc: Loc,
+    },
+    Assume {
+        cond: Expr,
+        loc: Loc,
+    },
+    If {
+        cond: Expr,
+        then_branch: Block,
+        else_branch: Block,
+        loc: Loc,
+    },
+    /// `if (*) { … } else { … }`
+    IfStar {
+        then_branch: Block,
+        else_branch: Block,
+        loc: Loc,
+    },
+    While {
+        id: LoopId,
+        cond: Expr,
+        body: Block,
+        loc: Loc,
+    },
+}
+
+pub type Block = Vec<Stmt>;
+
+impl Stmt {
+    /// Variables this statement (and everything nested in it) may write.
+    pub fn modified_vars(&self, out: &mut Vec<VarId>) {
+        let mut push = |v: VarId| {
+            if !out.contains(&v) {
+                out.push(v)
+            }
+        };
+        match self {
+            Stmt::Skip | Stmt::Assume { .. } => {}
+            Stmt::Assign { var, .. } | Stmt::Havoc { var, .. } => push(*var),
+            Stmt::Store { array, .. } => push(*array),
+            Stmt::If { then_branch, else_branch, .. }
+            | Stmt::IfStar { then_branch, else_branch, .. } => {
+                for s in then_branch.iter().chain(else_branch) {
+                    s.modified_vars(out);
+                }
+            }
+            Stmt::While { body, .. } => {
+                for s in body {
+                    s.modified_vars(out);
+                }
+            }
+        }
+    }
+
+    /// The same statement with every variable renamed by `f`.
+    pub fn map_vars(&self, f: &impl Fn(VarId) -> VarId) -> Stmt {
+        let block = |b: &Block| b.iter().map(|s| s.map_vars(f)).collect::<Block>();
+        match self {
+            Stmt::Skip => Stmt::Skip,
+            Stmt::Assign { var, value, loc } => {
+                Stmt::Assign { var: f(*var), value: value.map_vars(f), loc: *loc }
+            }
+            Stmt::Store { array, index, value, loc } => Stmt::Store {
+                array: f(*array),
+                index: index.map_vars(f),
+                value: value.map_vars(f),
+                loc: *loc,
+            },
+            Stmt::Havoc { var, loc } => Stmt::Havoc { var: f(*var), loc: *loc },
+            Stmt::Assume { cond, loc } => Stmt::Assume { cond: cond.map_vars(f), loc: *loc },
+            Stmt::If { cond, then_branch, else_branch, loc } => Stmt::If {
+                cond: cond.map_vars(f),
+                then_branch: block(then_branch),
+                else_branch: block(else_branch),
+                loc: *loc,
+            },
+            Stmt::IfStar { then_branch, else_branch, loc } => Stmt::IfStar {
+                then_branch: block(then_branch),
+                else_branch: block(else_branch),
+                loc: *loc,
+            },
+            Stmt::While { id, cond, body, loc } => {
+                Stmt::While { id: *id, cond: cond.map_vars(f), body: block(body), loc: *loc }
+            }
+        }
+    }
+}
+
+/// Variables a block may write, in first-write order.
+pub fn modified_vars(block: &[Stmt]) -> Vec<VarId> {
+    let mut out = Vec::new();
+    for s in block {
+        s.modified_vars(&mut out);
+    }
+    out
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarDecl {
+    pub name: String,
+    pub ty: Type,
+    pub loc: Loc,
+}
+
+/// A checked program. `VarId`s in `body` index `vars`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub name: String,
+    pub vars: Vec<VarDecl>,
+    pub body: Block,
+    pub loc: Loc,
+}
+
+impl Program {
+    pub fn var_by_name(&self, name: &str) -> Option<VarId> {
+        self.vars.iter().position(|v| v.name == name).map(|i| VarId(i as u32))
+    }
+}
+
+/// One quantified copy of a program inside a tuple.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Copy {
+    /// The copy's name as used in `pre`/`post` (`a` in `a.x`).
+    pub name: String,
+    /// The program it instantiates.
+    pub program: String,
+    pub quantifier: Quantifier,
+    /// The program's body with variables renumbered into the tuple's table.
+    pub body: Block,
+    /// This copy's variables in the tuple's table, in the program's declaration order.
+    pub vars: Vec<VarId>,
+}
+
+/// A variable of a tuple: variable `name` of copy number `copy`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TupleVar {
+    pub copy: usize,
+    pub name: String,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Hints {
+    /// Candidate conjuncts for relational loop invariants (`invariant e;`, ForEx `[inv]`).
+    pub invariants: Vec<Expr>,
+    /// Largest per-copy iteration count for asynchronous alignments (`align n;`, `[asynchronous]`).
+    pub align: Option<u32>,
+    /// Bounds on the number of conjuncts in an invariant guess (`conjuncts a..b;`, `[minC]`/`[maxC]`).
+    pub min_conjuncts: Option<u32>,
+    pub max_conjuncts: Option<u32>,
+}
+
+/// A checked Forall-Exists Hoare tuple.
+///
+/// Copies are ordered: all `forall` copies first, then all `exists` copies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tuple {
+    pub name: String,
+    /// The source file, as the user named it (for reports).
+    pub file: String,
+    pub loc: Loc,
+    pub copies: Vec<Copy>,
+    pub vars: Vec<TupleVar>,
+    pub pre: Expr,
+    pub post: Expr,
+    pub hints: Hints,
+}
+
+impl Tuple {
+    pub fn var(&self, v: VarId) -> &TupleVar {
+        &self.vars[v.index()]
+    }
+    /// `copy.name`, as written in `pre`/`post`.
+    pub fn var_display(&self, v: VarId) -> String {
+        let tv = self.var(v);
+        format!("{}.{}", self.copies[tv.copy].name, tv.name)
+    }
+    pub fn forall_copies(&self) -> impl Iterator<Item = (usize, &Copy)> {
+        self.copies.iter().enumerate().filter(|(_, c)| c.quantifier == Quantifier::Forall)
+    }
+    pub fn exists_copies(&self) -> impl Iterator<Item = (usize, &Copy)> {
+        self.copies.iter().enumerate().filter(|(_, c)| c.quantifier == Quantifier::Exists)
+    }
+    pub fn is_k_safety(&self) -> bool {
+        self.copies.iter().all(|c| c.quantifier == Quantifier::Forall)
+    }
+    /// Appends a copy of `program` with fresh tuple variables; returns the copy's index.
+    pub fn add_copy(&mut self, name: &str, program: &Program, quantifier: Quantifier) -> usize {
+        let copy = self.copies.len();
+        let offset = self.vars.len() as u32;
+        for decl in &program.vars {
+            self.vars.push(TupleVar { copy, name: decl.name.clone(), ty: decl.ty.clone() });
+        }
+        let rename = |v: VarId| VarId(v.0 + offset);
+        self.copies.push(Copy {
+            name: name.to_string(),
+            program: program.name.clone(),
+            quantifier,
+            body: program.body.iter().map(|s| s.map_vars(&rename)).collect(),
+            vars: (0..program.vars.len() as u32).map(|i| VarId(i + offset)).collect(),
+        });
+        copy
+    }
+    /// The variable `name` of copy `copy`, if it exists.
+    pub fn copy_var(&self, copy: usize, name: &str) -> Option<VarId> {
+        self.copies[copy].vars.iter().copied().find(|v| self.var(*v).name == name)
+    }
+}
+
+/// Everything one source file defines, after checking.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub programs: Vec<Program>,
+    pub tuples: Vec<Tuple>,
+}
+
+impl Module {
+    pub fn program(&self, name: &str) -> Option<&Program> {
+        self.programs.iter().find(|p| p.name == name)
+    }
+}

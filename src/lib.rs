@@ -1,0 +1,22 @@
+//! forex: a verifier for ∀∃ hyperproperties of programs.
+//!
+//! Flow: syntax → checked IR → engines (prove, refute, test) → verdicts → reports.
+//! See ARCHITECTURE.md for the code map and the invariants.
+
+pub mod cancel;
+pub mod check;
+pub mod cli;
+pub mod diag;
+pub mod frontend;
+pub mod hypertest;
+pub mod interp;
+pub mod ir;
+pub mod portfolio;
+pub mod pretty;
+pub mod prove;
+pub mod refute;
+pub mod report;
+pub mod smt;
+pub mod syntax;
+pub mod value;
+pub mod verdict;

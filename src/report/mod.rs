@@ -1,0 +1,1 @@
+//! Reports: human table, JSON and JUnit renderings of verdicts.

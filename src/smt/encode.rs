@@ -1,0 +1,311 @@
+//! The one translation from IR expressions to Z3 terms, and from Z3 model values back
+//! to [`Value`]s. Every engine encodes through here, so the semantics fixed in
+//! `ir.rs` (Euclidean `div`/`mod` with total division, unsigned bit-vector order,
+//! logical shifts) is written down exactly once.
+//!
+//! z3 0.22 uses an implicit thread-local context: terms built here belong to the
+//! calling thread, and each worker thread encodes its own.
+
+use crate::ir::{BinOp, BoundId, Expr, ExprKind, Quantifier, Type, UnOp, VarId};
+use crate::value::{bv_mask, Value};
+use num_bigint::BigInt;
+use std::collections::BTreeMap;
+use z3::ast::{Array, Ast, Bool, Dynamic, Int, BV};
+use z3::{DeclKind, Sort};
+
+/// The Z3 sort of an IR type.
+pub fn sort(ty: &Type) -> Sort {
+    match ty {
+        Type::Int => Sort::int(),
+        Type::Bool => Sort::bool(),
+        Type::Bv(w) => Sort::bitvector(*w),
+        Type::Array(elem) => Sort::array(&Sort::int(), &sort(elem)),
+    }
+}
+
+/// A fresh constant of the given type (Z3 makes the name unique).
+pub fn fresh(prefix: &str, ty: &Type) -> Dynamic {
+    Dynamic::fresh_const(prefix, &sort(ty))
+}
+
+/// A constant with exactly this name (the same name gives the same constant).
+pub fn named(name: &str, ty: &Type) -> Dynamic {
+    Dynamic::new_const(name, &sort(ty))
+}
+
+/// Encodes `e`, looking up program variables with `vars`.
+pub fn encode(e: &Expr, vars: &dyn Fn(VarId) -> Dynamic) -> Dynamic {
+    Encoder { vars, bound: BTreeMap::new() }.expr(e)
+}
+
+/// Encodes a boolean expression.
+pub fn encode_bool(e: &Expr, vars: &dyn Fn(VarId) -> Dynamic) -> Bool {
+    encode(e, vars).as_bool().expect("checked IR: boolean expression")
+}
+
+struct Encoder<'a> {
+    vars: &'a dyn Fn(VarId) -> Dynamic,
+    bound: BTreeMap<BoundId, Dynamic>,
+}
+
+fn int(d: &Dynamic) -> Int {
+    d.as_int().expect("checked IR: int operand")
+}
+fn bv(d: &Dynamic) -> BV {
+    d.as_bv().expect("checked IR: bit-vector operand")
+}
+fn boolean(d: &Dynamic) -> Bool {
+    d.as_bool().expect("checked IR: bool operand")
+}
+
+/// An integer literal of any size.
+pub fn int_literal(n: &BigInt) -> Int {
+    match i64::try_from(n) {
+        Ok(small) => Int::from_i64(small),
+        Err(_) => n.to_string().parse().expect("decimal literal"),
+    }
+}
+
+/// A bit-vector literal.
+pub fn bv_literal(value: u128, width: u32) -> BV {
+    let value = value & bv_mask(width);
+    if width <= 64 {
+        BV::from_u64(value as u64, width)
+    } else {
+        BV::from_str(width, &value.to_string()).expect("decimal literal")
+    }
+}
+
+impl Encoder<'_> {
+    fn expr(&mut self, e: &Expr) -> Dynamic {
+        match &e.kind {
+            ExprKind::Var(v) => (self.vars)(*v),
+            ExprKind::Bound(b) => self.bound.get(b).expect("checked IR: bound variable").clone(),
+            ExprKind::Int(n) => int_literal(n).into(),
+            ExprKind::Bool(b) => Bool::from_bool(*b).into(),
+            ExprKind::Bv(value) => {
+                let Type::Bv(w) = e.ty else { unreachable!("checked IR: bv literal type") };
+                bv_literal(*value, w).into()
+            }
+            ExprKind::Unary(op, a) => {
+                let a = self.expr(a);
+                match op {
+                    UnOp::Neg => match a.as_int() {
+                        Some(i) => i.unary_minus().into(),
+                        None => bv(&a).bvneg().into(),
+                    },
+                    UnOp::Not => boolean(&a).not().into(),
+                    UnOp::BitNot => bv(&a).bvnot().into(),
+                    UnOp::Abs => {
+                        let i = int(&a);
+                        i.ge(Int::from_i64(0)).ite(&i, &i.unary_minus()).into()
+                    }
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let a = self.expr(a);
+                let b = self.expr(b);
+                binary(*op, &a, &b)
+            }
+            ExprKind::Ite(c, a, b) => {
+                let c = boolean(&self.expr(c));
+                let a = self.expr(a);
+                let b = self.expr(b);
+                c.ite(&a, &b)
+            }
+            ExprKind::Select(a, i) => {
+                let a = self.expr(a).as_array().expect("checked IR: array operand");
+                let i = self.expr(i);
+                a.select(&i)
+            }
+            ExprKind::Extract { hi, lo, arg } => bv(&self.expr(arg)).extract(*hi, *lo).into(),
+            ExprKind::Quant { quantifier, var, name, var_ty, body } => {
+                let bound_const = fresh(name, var_ty);
+                let previous = self.bound.insert(*var, bound_const.clone());
+                let body = boolean(&self.expr(body));
+                match previous {
+                    Some(p) => self.bound.insert(*var, p),
+                    None => self.bound.remove(var),
+                };
+                let bounds: [&dyn Ast; 1] = [&bound_const];
+                match quantifier {
+                    Quantifier::Forall => z3::ast::forall_const(&bounds, &[], &body).into(),
+                    Quantifier::Exists => z3::ast::exists_const(&bounds, &[], &body).into(),
+                }
+            }
+        }
+    }
+}
+
+/// `a op b` on already-encoded operands of matching sorts.
+pub fn binary(op: BinOp, a: &Dynamic, b: &Dynamic) -> Dynamic {
+    use BinOp::*;
+    match op {
+        Eq => a.eq(b).into(),
+        Ne => a.eq(b).not().into(),
+        And => Bool::and(&[boolean(a), boolean(b)]).into(),
+        Or => Bool::or(&[boolean(a), boolean(b)]).into(),
+        Implies => boolean(a).implies(boolean(b)).into(),
+        Iff => boolean(a).eq(boolean(b)).into(),
+        _ if a.as_int().is_some() => int_binary(op, &int(a), &int(b)),
+        _ => bv_binary(op, &bv(a), &bv(b)),
+    }
+}
+
+fn int_binary(op: BinOp, a: &Int, b: &Int) -> Dynamic {
+    use BinOp::*;
+    let zero = Int::from_i64(0);
+    match op {
+        Add => Int::add(&[a, b]).into(),
+        Sub => Int::sub(&[a, b]).into(),
+        Mul => Int::mul(&[a, b]).into(),
+        // Division is total: x / 0 == 0 and x % 0 == x (ir.rs), as in the interpreter.
+        Div => b.eq(&zero).ite(&zero, &a.div(b)).into(),
+        Mod => b.eq(&zero).ite(a, &a.modulo(b)).into(),
+        Lt => a.lt(b).into(),
+        Le => a.le(b).into(),
+        Gt => a.gt(b).into(),
+        Ge => a.ge(b).into(),
+        Min => a.le(b).ite(a, b).into(),
+        Max => a.ge(b).ite(a, b).into(),
+        _ => unreachable!("checked IR: {op:?} on int"),
+    }
+}
+
+fn bv_binary(op: BinOp, a: &BV, b: &BV) -> Dynamic {
+    use BinOp::*;
+    match op {
+        Add => a.bvadd(b).into(),
+        Sub => a.bvsub(b).into(),
+        Mul => a.bvmul(b).into(),
+        Div => a.bvudiv(b).into(),
+        Mod => a.bvurem(b).into(),
+        Lt => a.bvult(b).into(),
+        Le => a.bvule(b).into(),
+        Gt => a.bvugt(b).into(),
+        Ge => a.bvuge(b).into(),
+        BitAnd => a.bvand(b).into(),
+        BitOr => a.bvor(b).into(),
+        BitXor => a.bvxor(b).into(),
+        Shl => a.bvshl(b).into(),
+        Shr => a.bvlshr(b).into(),
+        _ => unreachable!("checked IR: {op:?} on bit-vectors"),
+    }
+}
+
+/// The Z3 term for a concrete value.
+pub fn value_term(v: &Value) -> Dynamic {
+    match v {
+        Value::Int { value } => int_literal(value).into(),
+        Value::Bool { value } => Bool::from_bool(*value).into(),
+        Value::Bv { width, value } => bv_literal(*value, *width).into(),
+        Value::Array { default, entries } => {
+            let mut arr = Array::const_array(&Sort::int(), &value_term(default));
+            for (k, val) in entries {
+                arr = arr.store(&int_literal(k), &value_term(val));
+            }
+            arr.into()
+        }
+    }
+}
+
+/// Reads a concrete value of type `ty` from a term a model evaluated (with model
+/// completion). `None` when the term is not a literal forex understands (for example
+/// an array given as a function interpretation).
+pub fn term_value(t: &Dynamic, ty: &Type) -> Option<Value> {
+    match ty {
+        Type::Int => {
+            let i = t.as_int()?;
+            if let Some(small) = i.as_i64() {
+                return Some(Value::int(small));
+            }
+            parse_int_numeral(&i.to_string()).map(Value::int)
+        }
+        Type::Bool => t.as_bool()?.as_bool().map(Value::bool),
+        Type::Bv(w) => {
+            let b = t.as_bv()?;
+            if *w <= 64 {
+                return b.as_u64().map(|u| Value::bv(u as u128, *w));
+            }
+            b.to_int(false).simplify().as_u128().map(|u| Value::bv(u, *w))
+        }
+        Type::Array(elem) => array_value(t, elem),
+    }
+}
+
+fn parse_int_numeral(text: &str) -> Option<BigInt> {
+    let text = text.trim();
+    if let Some(inner) = text.strip_prefix("(-").and_then(|s| s.strip_suffix(')')) {
+        return inner.trim().parse::<BigInt>().ok().map(|n| -n);
+    }
+    text.parse().ok()
+}
+
+fn array_value(t: &Dynamic, elem: &Type) -> Option<Value> {
+    if !t.is_app() {
+        return None;
+    }
+    let decl = t.decl();
+    let children = t.children();
+    match decl.kind() {
+        DeclKind::ConstArray => Some(Value::Array {
+            default: Box::new(term_value(&children[0], elem)?),
+            entries: BTreeMap::new(),
+        }),
+        DeclKind::Store => {
+            let mut base = array_value(&children[0], elem)?;
+            let Value::Int { value: index } = term_value(&children[1], &Type::Int)? else {
+                return None;
+            };
+            let v = term_value(&children[2], elem)?;
+            // Stores nearer the root are later; the innermost is applied first.
+            base.store(index, v);
+            Some(base)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::{SatResult, Solver};
+
+    fn x_int(_: VarId) -> Dynamic {
+        Int::new_const("x").into()
+    }
+
+    #[test]
+    fn division_is_total_and_euclidean() {
+        let s = Solver::new();
+        let e = Expr::binary(BinOp::Div, Expr::int(-7), Expr::int(2));
+        let q = encode(&e, &x_int);
+        let m = Expr::binary(BinOp::Mod, Expr::int(-7), Expr::int(2));
+        let r = encode(&m, &x_int);
+        let z = encode(&Expr::binary(BinOp::Div, Expr::int(5), Expr::int(0)), &x_int);
+        s.assert(q.eq(Dynamic::from(Int::from_i64(-4))).not());
+        assert_eq!(s.check(), SatResult::Unsat);
+        s.reset();
+        s.assert(r.eq(Dynamic::from(Int::from_i64(1))).not());
+        assert_eq!(s.check(), SatResult::Unsat);
+        s.reset();
+        s.assert(z.eq(Dynamic::from(Int::from_i64(0))).not());
+        assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    #[test]
+    fn values_round_trip_through_terms() {
+        let mut arr = Value::default_of(&Type::Array(Box::new(Type::Bv(4))));
+        arr.store(BigInt::from(3), Value::bv(9, 4));
+        arr.store(BigInt::from(-2), Value::bv(1, 4));
+        for (v, ty) in [
+            (Value::int(-12345678901234567890i128), Type::Int),
+            (Value::bool(true), Type::Bool),
+            (Value::bv(0xdead_beef_dead_beef_1234, 80), Type::Bv(80)),
+            (arr, Type::Array(Box::new(Type::Bv(4)))),
+        ] {
+            let t = value_term(&v).simplify();
+            assert_eq!(term_value(&t, &ty), Some(v));
+        }
+    }
+}

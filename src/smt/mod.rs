@@ -1,0 +1,4 @@
+//! The SMT layer: the one IR → Z3 encoding shared by every engine, and (in `query`)
+//! the ∀∃∀ query builder with its cache and limits.
+
+pub mod encode;

@@ -1,0 +1,1 @@
+//! Syntax: pest parser for `.fe` and the ForEx format → span-carrying AST.

@@ -1,0 +1,183 @@
+//! Concrete values: what the interpreter computes, what counterexamples report, and
+//! what hypertests generate. One representation for all of them.
+
+use crate::ir::Type;
+use num_bigint::BigInt;
+use num_traits::Zero;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Value {
+    Int {
+        #[serde(with = "bigint_string")]
+        value: BigInt,
+    },
+    Bool {
+        value: bool,
+    },
+    /// A bit-vector; `value` < 2^width.
+    Bv {
+        width: u32,
+        value: u128,
+    },
+    /// An array from int indices: `entries` overrides `default`. Kept normalised (no entry
+    /// equals the default), so `==` on values is equality of the arrays.
+    Array {
+        default: Box<Value>,
+        #[serde(with = "entries_list")]
+        entries: BTreeMap<BigInt, Value>,
+    },
+}
+
+impl Value {
+    pub fn int(n: impl Into<BigInt>) -> Value {
+        Value::Int { value: n.into() }
+    }
+    pub fn bool(b: bool) -> Value {
+        Value::Bool { value: b }
+    }
+    /// A bit-vector value, truncated to `width` bits.
+    pub fn bv(value: u128, width: u32) -> Value {
+        Value::Bv { width, value: value & bv_mask(width) }
+    }
+    /// The zero / false / empty value of a type (the default for arrays and fresh states).
+    pub fn default_of(ty: &Type) -> Value {
+        match ty {
+            Type::Int => Value::int(0),
+            Type::Bool => Value::bool(false),
+            Type::Bv(w) => Value::bv(0, *w),
+            Type::Array(elem) => Value::Array {
+                default: Box::new(Value::default_of(elem)),
+                entries: BTreeMap::new(),
+            },
+        }
+    }
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool { value } => Some(*value),
+            _ => None,
+        }
+    }
+    pub fn as_int(&self) -> Option<&BigInt> {
+        match self {
+            Value::Int { value } => Some(value),
+            _ => None,
+        }
+    }
+    /// Reads `self[index]` of an array value.
+    pub fn select(&self, index: &BigInt) -> Option<Value> {
+        match self {
+            Value::Array { default, entries } => {
+                Some(entries.get(index).cloned().unwrap_or_else(|| (**default).clone()))
+            }
+            _ => None,
+        }
+    }
+    /// Writes `self[index] = v` on an array value, keeping it normalised.
+    pub fn store(&mut self, index: BigInt, v: Value) {
+        if let Value::Array { default, entries } = self {
+            if **default == v {
+                entries.remove(&index);
+            } else {
+                entries.insert(index, v);
+            }
+        }
+    }
+    /// Whether the value fits the type (used to validate user input such as `--set`).
+    pub fn has_type(&self, ty: &Type) -> bool {
+        match (self, ty) {
+            (Value::Int { .. }, Type::Int) | (Value::Bool { .. }, Type::Bool) => true,
+            (Value::Bv { width, .. }, Type::Bv(w)) => width == w,
+            (Value::Array { default, entries }, Type::Array(elem)) => {
+                default.has_type(elem) && entries.values().all(|v| v.has_type(elem))
+            }
+            _ => false,
+        }
+    }
+}
+
+pub fn bv_mask(width: u32) -> u128 {
+    if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int { value } => write!(f, "{value}"),
+            Value::Bool { value } => write!(f, "{value}"),
+            Value::Bv { width, value } => {
+                if width % 4 == 0 {
+                    write!(f, "#x{:0w$x}", value, w = (*width / 4) as usize)
+                } else {
+                    write!(f, "#b{:0w$b}", value, w = *width as usize)
+                }
+            }
+            Value::Array { default, entries } => {
+                write!(f, "[")?;
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{k}: {v}")?;
+                }
+                if !entries.is_empty() {
+                    write!(f, ", ")?;
+                }
+                write!(f, "_: {default}]")
+            }
+        }
+    }
+}
+
+impl Default for Value {
+    fn default() -> Self {
+        Value::Int { value: BigInt::zero() }
+    }
+}
+
+mod bigint_string {
+    use num_bigint::BigInt;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &BigInt, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.to_string())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BigInt, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+mod entries_list {
+    use super::Value;
+    use num_bigint::BigInt;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::collections::BTreeMap;
+
+    #[derive(Serialize, Deserialize)]
+    struct Entry {
+        index: String,
+        value: Value,
+    }
+
+    pub fn serialize<S: Serializer>(m: &BTreeMap<BigInt, Value>, s: S) -> Result<S::Ok, S::Error> {
+        let list: Vec<Entry> =
+            m.iter().map(|(k, v)| Entry { index: k.to_string(), value: v.clone() }).collect();
+        list.serialize(s)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<BigInt, Value>, D::Error> {
+        let list = Vec::<Entry>::deserialize(d)?;
+        list.into_iter()
+            .map(|e| Ok((e.index.parse().map_err(serde::de::Error::custom)?, e.value)))
+            .collect()
+    }
+}

@@ -1,0 +1,118 @@
+//! What an engine concludes about one tuple. Shared by all engines and all reports.
+//!
+//! Invariant: a `Verified` outcome is only built from a proof whose every SMT
+//! obligation came back valid, and a `Violated` outcome only from a counterexample
+//! that was replayed concretely. Everything else is `Unknown` with a reason.
+
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    Prove,
+    Refute,
+    Test,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "lowercase")]
+pub enum Verdict {
+    Verified { proof: Proof },
+    Violated { counterexample: Counterexample },
+    Unknown { reason: String },
+}
+
+impl Verdict {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Verified { .. } => "verified",
+            Verdict::Violated { .. } => "violated",
+            Verdict::Unknown { .. } => "unknown",
+        }
+    }
+    /// The process exit code this verdict contributes (LANGUAGE.md).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Verdict::Verified { .. } => 0,
+            Verdict::Violated { .. } => 1,
+            Verdict::Unknown { .. } => 2,
+        }
+    }
+    pub fn is_definitive(&self) -> bool {
+        !matches!(self, Verdict::Unknown { .. })
+    }
+}
+
+/// An engine's answer for one tuple.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    /// The engine that produced the verdict (for `unknown`: the last one that gave up).
+    pub engine: Engine,
+    pub time: Duration,
+    /// Work counters for reports and benchmark tables.
+    pub stats: Stats,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Stats {
+    /// SMT queries issued (cache hits excluded).
+    pub queries: u64,
+    /// Invariant candidates tried by the prover.
+    pub candidates: u64,
+    /// Symbolic paths explored by the refuter.
+    pub paths: u64,
+    /// Concrete runs executed by the tester.
+    pub runs: u64,
+}
+
+/// The evidence behind `verified`: per loop point, how it was handled.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Proof {
+    pub loop_points: Vec<LoopPointProof>,
+    /// Number of SMT obligations discharged (all valid).
+    pub obligations: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LoopPointProof {
+    /// Source positions of the aligned loops, as `copy@file:line:col`.
+    pub loops: Vec<String>,
+    /// Per aligned copy, its iterations per joint step.
+    pub counts: Vec<u32>,
+    /// The relational invariant chosen, in `.fe` syntax.
+    pub invariant: String,
+    /// How many candidates were tried at this loop point.
+    pub candidates_tried: u64,
+}
+
+/// A concrete, replayed witness that a tuple is invalid.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Counterexample {
+    pub copies: Vec<CopyRun>,
+    /// Why no ∃ run matches, or which post conjunct fails (human text).
+    pub explanation: String,
+    /// The post conjunct that fails, in `.fe` syntax, when one can be named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub violated_conjunct: Option<String>,
+}
+
+/// One copy's part of a counterexample.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct CopyRun {
+    pub copy: String,
+    pub program: String,
+    /// "forall" or "exists".
+    pub quantifier: String,
+    /// Initial value of every variable, by name.
+    pub initial: BTreeMap<String, Value>,
+    /// Nondeterministic choices in execution order (`x = *` values, `if (*)` booleans).
+    /// Empty for ∃ copies: for them, no choice works.
+    pub choices: Vec<Value>,
+    /// Final state of a ∀ copy (absent for ∃ copies).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_state: Option<BTreeMap<String, Value>>,
+}
