@@ -28,3 +28,16 @@ pub fn refute(_tuple: &Tuple, _opts: &RefuteOptions, _cancel: &Cancel) -> Outcom
         stats: Stats::default(),
     }
 }
+
+pub mod exists;
+
+/// Re-checks a counterexample against `tuple`: replays the ∀ copies concretely with its
+/// initial values and choices, compares their final states, and re-proves that no ∃ run
+/// matches. `Ok(())` only when all of that holds.
+pub fn replay_counterexample(
+    _tuple: &Tuple,
+    _cex: &crate::verdict::Counterexample,
+    _cancel: &Cancel,
+) -> Result<(), String> {
+    Err("counterexample replay is not implemented yet".into())
+}
