@@ -236,3 +236,26 @@ fn format_detection_and_explicit_format() {
     let commented = format!("// a ForEx file\n{FOREX}");
     assert!(load_source("x.txt", commented.as_bytes(), InputFormat::Auto).is_ok());
 }
+
+#[test]
+fn else_if_chains_nest_in_the_else_branch() {
+    let m = load(
+        "program p {\n  int x;\n  if (x == 0) { x = 1; }\n  else if (x == 1) { x = 2; }\n  else { x = 3; }\n}\n",
+    );
+    let Stmt::If { else_branch, loc, .. } = &m.programs[0].body[0] else { panic!() };
+    assert_eq!(*loc, Loc { line: 3, col: 3 });
+    let [Stmt::If { else_branch: inner_else, loc, .. }] = else_branch.as_slice() else { panic!() };
+    assert_eq!(*loc, Loc { line: 4, col: 8 }, "the nested `if` starts at its keyword");
+    assert!(matches!(inner_else.as_slice(), [Stmt::Assign { .. }]));
+}
+
+#[test]
+fn suggestions_are_close_names_only() {
+    use forex::check::suggest;
+    let names = ["high", "low", "h", "out"];
+    assert_eq!(suggest("hihg", names.into_iter()), Some("high"));
+    assert_eq!(suggest("H", names.into_iter()), Some("h"));
+    assert_eq!(suggest("lo", names.into_iter()), Some("low"));
+    assert_eq!(suggest("x", names.into_iter()), None);
+    assert_eq!(suggest("banana", names.into_iter()), None);
+}

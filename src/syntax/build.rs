@@ -251,10 +251,14 @@ impl<'s> Builder<'s> {
             let ck = kids(c);
             let cond = self.cond(&ck[0])?;
             let then_branch = self.block(&ck[1], depth + i);
-            let s = Stmt {
-                kind: StmtKind::If { cond, then_branch, else_branch },
-                span: c.as_span().start()..end,
-            };
+            // The statement starts at its `if` (after the `else`), for its `Loc`.
+            let start = c
+                .clone()
+                .into_inner()
+                .find(|t| t.as_rule() == Rule::kw_if)
+                .map_or(c.as_span().start(), |t| t.as_span().start());
+            let s =
+                Stmt { kind: StmtKind::If { cond, then_branch, else_branch }, span: start..end };
             else_branch = vec![s];
         }
         let cond = self.cond(&k[0])?;
