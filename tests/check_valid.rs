@@ -259,3 +259,27 @@ fn suggestions_are_close_names_only() {
     assert_eq!(suggest("x", names.into_iter()), None);
     assert_eq!(suggest("banana", names.into_iter()), None);
 }
+
+/// Nesting just under the limit is accepted, and even parses on a main-thread-sized stack
+/// without the large-stack thread of `load_source`.
+#[test]
+fn nesting_below_the_limit_is_accepted_on_a_small_stack() {
+    let n = forex::ir::MAX_DEPTH - 10;
+    let src = format!(
+        "program p {{\n  int x;\n  bool b;\n  x = {}x{};\n  b = {}b;\n  {}skip;{}\n}}\n",
+        "(".repeat(n),
+        ")".repeat(n),
+        "!".repeat(n),
+        "if (x > 0) { ".repeat(n),
+        " }".repeat(n)
+    );
+    let result = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            forex::frontend::load_inline("deep.fe", src.as_bytes(), InputFormat::Fe).is_ok()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(result);
+}

@@ -6,6 +6,7 @@
 
 pub mod ast;
 pub mod build;
+mod expr;
 mod fe;
 mod forex;
 mod prescan;
