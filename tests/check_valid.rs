@@ -231,6 +231,9 @@ fn format_detection_and_explicit_format() {
     // Forcing .fe on a ForEx file is a syntax error, not a crash.
     let err = load_source("x.txt", FOREX.as_bytes(), InputFormat::Fe).unwrap_err();
     assert_eq!(err.len(), 1);
+    assert!(err.items[0].hint.as_deref().unwrap().contains("input format `forex`"));
+    let err = load_source("x.fe", LEAK.as_bytes(), InputFormat::Forex).unwrap_err();
+    assert!(err.items[0].hint.as_deref().unwrap().contains("input format `fe`"));
     // A .fe file is not mistaken for ForEx, even with a leading comment.
     assert!(load_source("x.fe", format!("// c\n{LEAK}").as_bytes(), InputFormat::Auto).is_ok());
     let commented = format!("// a ForEx file\n{FOREX}");
