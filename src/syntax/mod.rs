@@ -47,14 +47,20 @@ pub fn parse(src: &str, format: Format, stem: &str) -> (Option<ast::File>, Vec<D
     if let Some(d) = prescan::prescan(src) {
         return (None, vec![d]);
     }
-    pest::set_error_detail(true);
     let rule = match format {
         Format::Fe => Rule::fe_file,
         Format::Forex => Rule::forex_file,
     };
     let pairs = match FeParser::parse(rule, src) {
         Ok(p) => p,
-        Err(e) => return (None, vec![syntax_error(src, &e)]),
+        Err(first) => {
+            // Tracking the expected tokens halves parsing speed, so it is only switched on
+            // (process-wide, and never off again: parallel parses must not race on it) to
+            // explain an error. The parse result itself does not depend on it.
+            pest::set_error_detail(true);
+            let e = FeParser::parse(rule, src).err().unwrap_or(first);
+            return (None, vec![syntax_error(src, &e)]);
+        }
     };
     let Some(file) = pairs.into_iter().next() else {
         return (None, vec![Diagnostic::new("internal: empty parse", 0..0)]);
