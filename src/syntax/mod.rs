@@ -204,7 +204,8 @@ fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
         for t in punct {
             let bare = t.trim_matches('`');
             let is_word = bare.chars().all(|c| c.is_alphanumeric() || c == '_');
-            if !(expression && EXPRESSION_START.contains(&bare)) && !(words && is_word) {
+            let summarised = (expression && EXPRESSION_START.contains(&bare)) || (words && is_word);
+            if !summarised {
                 push(&mut expected, t);
             }
         }
