@@ -149,6 +149,11 @@ proptest! {
     }
 
     #[test]
+    fn random_unicode_text_never_panics(text in "[\\PC\n]{0,120}", prefix in prop::sample::select(vec!["", "program p { int x; x = ", "[forall]\nint x;\n"])) {
+        check(format!("{prefix}{text}").as_bytes(), InputFormat::Auto)?;
+    }
+
+    #[test]
     fn random_tokens_never_panic(bytes in tokens()) {
         check(&bytes, InputFormat::Fe)?;
         check(&bytes, InputFormat::Forex)?;
