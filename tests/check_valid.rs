@@ -160,7 +160,8 @@ fn bit_vectors_literals_and_operators_are_typed() {
 fn precedence_follows_the_language_table() {
     let m = load(
         "program p { int x, y; bool b, c, d; bv8 k;\n\
-           b = c || d && x + y * 2 < 3;\n  b = c ==> d ==> c;\n  k = k + k & k;\n}\n",
+           b = c || d && x + y * 2 < 3;\n  b = c ==> d ==> c;\n  k = k + k & k;\n\
+           x = 1 + if b then 2 else 3 + 4;\n}\n",
     );
     let names = |v: forex::ir::VarId| m.programs[0].vars[v.index()].name.clone();
     let text = |i: usize| {
@@ -170,6 +171,7 @@ fn precedence_follows_the_language_table() {
     assert_eq!(text(0), "c || (d && ((x + (y * 2)) < 3))");
     assert_eq!(text(1), "c ==> (d ==> c)", "==> is right-associative");
     assert_eq!(text(2), "k + (k & k)", "bit operators bind tighter than +");
+    assert_eq!(text(3), "1 + (if b then 2 else (3 + 4))", "`if` as an operand extends right");
 }
 
 const FOREX: &str = "[exists]\nint o;\nint h;\n\nif * { o = 1; } else { o = 2; }\n\n\

@@ -248,6 +248,7 @@ impl Builder<'_> {
                 return Ok(Expr::copy_var(ident(&k[0]), ident(&k[1])));
             }
             Rule::var => return self.var(&kids(p)[0]),
+            Rule::ite | Rule::quant => return self.expr(p),
             Rule::call => {
                 let k = kids(p);
                 let mut args = Vec::new();
