@@ -78,13 +78,16 @@ fn spawn(
         .spawn(move || {
             // A cancelled token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once.
             let watch = interrupt::watch(&cancel);
-            let outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
+            let start = Instant::now();
+            let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
                 .unwrap_or_else(|p| {
                     internal_error(format!(
                         "internal error: the engine panicked: {}",
                         panic_message(&*p)
                     ))
                 });
+            // The report's time is the tuple's wall-clock time, whatever the engines count.
+            outcome.time = start.elapsed();
             drop(watch);
             let _ = tx.send((index, outcome));
         });
