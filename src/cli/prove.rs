@@ -85,6 +85,9 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         .iter()
         .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
         .collect::<Result<_, _>>()?;
+    if let Some(dir) = &args.dump_smt {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--dump-smt {}: {e}", dir.display()))?;
+    }
     let terminal = std::io::stderr().is_terminal();
     Ok(BatchOptions {
         decide: DecideOptions {
