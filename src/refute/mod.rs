@@ -118,3 +118,8 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
 fn var_name(tuple: &Tuple, v: VarId) -> String {
     tuple.var(v).name.clone()
 }
+
+#[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
+mod tests;
