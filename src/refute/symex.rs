@@ -183,6 +183,16 @@ fn run_scoped<'a>(
             Work::Loop(s, iter, c) => {
                 let Stmt::While { cond, body, loc, .. } = s else { unreachable!() };
                 let c_term = encode_bool(cond, &lookup(&path.env)).simplify();
+                let known = c_term.as_bool();
+                if known == Some(false) {
+                    continue;
+                }
+                if known == Some(true) && iter < ctx.bound {
+                    // A decided guard: iterate in place instead of recursing.
+                    work.push(Work::Loop(s, iter + 1, c));
+                    push_block(&mut work, body, c);
+                    continue;
+                }
                 if iter >= ctx.bound {
                     // One more iteration is possible here: report it, then continue with
                     // the exit branch.
@@ -247,6 +257,10 @@ fn run_scoped<'a>(
             }
             Stmt::If { cond, then_branch, else_branch, .. } => {
                 let c = encode_bool(cond, &lookup(&path.env)).simplify();
+                if let Some(b) = c.as_bool() {
+                    push_block(&mut work, if b { then_branch } else { else_branch }, copy);
+                    continue;
+                }
                 let mut then_work = work.clone();
                 push_block(&mut then_work, then_branch, copy);
                 if split(ctx, tuple, &path, &c, then_work, on_end) == Flow::Stop {

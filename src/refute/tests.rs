@@ -253,3 +253,18 @@ fn forall_branch_choices_are_recorded_in_order() {
     assert!(leaking >= 1);
     assert!(cex.copies.iter().all(|c| c.choices.len() == 2 && c.choices[1].as_bool().is_some()));
 }
+
+#[test]
+fn array_inputs_are_reported_concretely() {
+    // `o = arr[h]`, arrays and h secret: a leak through an array read.
+    let int_arr = Type::Array(Box::new(Type::Int));
+    let p = P::new("p", &[("h", Type::Int), ("l", Type::Int), ("o", Type::Int), ("arr", int_arr)]);
+    let read = Expr {
+        kind: crate::ir::ExprKind::Select(Box::new(p.v("arr")), Box::new(p.v("h"))),
+        ty: Type::Int,
+    };
+    let s = p.assign("o", read);
+    let t = ni(&p.body(vec![s]));
+    let cex = counterexample(&t);
+    assert!(matches!(cex.copies[0].initial["arr"], Value::Array { .. }));
+}
