@@ -70,6 +70,7 @@ impl<'t> Prover<'t> {
         let bound = self.tuple.hints.align.unwrap_or(2).clamp(1, 4);
         let locs = waiting.iter().map(|(i, w)| self.loop_name(*i, w)).join(" and ");
         let tried_before = self.candidates;
+        let outer_closest = self.closest.take();
         let mut last: Option<Fail> = None;
         // Larger alignments first: running loops together is what relational proofs need.
         let n = waiting.len();
@@ -86,8 +87,11 @@ impl<'t> Prover<'t> {
                     .zip(&counts)
                     .map(|(&k, &c)| Aligned { copy: waiting[k].0, stmt: waiting[k].1, count: c })
                     .collect();
-                match self.houdini(&cfg, &acc, scope, end, &align) {
-                    Ok(a) => return Ok(a),
+                match self.houdini(&cfg, &acc, scope, end, &align, tried_before) {
+                    Ok(a) => {
+                        self.closest = outer_closest;
+                        return Ok(a);
+                    }
                     Err(f) => {
                         if f.unknown && f.msg.contains("time limit") {
                             return Err(f);
@@ -98,17 +102,17 @@ impl<'t> Prover<'t> {
             }
         }
         let tried = self.candidates - tried_before;
-        let detail = last.map(|f| f.msg).unwrap_or_default();
-        let closest = self
-            .closest
-            .clone()
-            .map(|c| format!("; closest failed consecution: {c}"))
-            .unwrap_or_default();
+        let closest = match (&self.closest, last) {
+            (Some(c), _) => format!("; closest failed consecution: {c}"),
+            (None, Some(f)) => format!("; last failure: {}", f.msg),
+            (None, None) => String::new(),
+        };
+        if self.closest.is_none() {
+            self.closest = outer_closest;
+        }
         Err(Fail {
             unknown: self.saw_unknown.is_some(),
-            msg: format!(
-                "no invariant among {tried} candidates for the loops at {locs}{closest} (last failure: {detail})"
-            ),
+            msg: format!("no invariant among {tried} candidates for the loops at {locs}{closest}"),
         })
     }
 
@@ -121,7 +125,7 @@ impl<'t> Prover<'t> {
     }
 
     /// Searches invariants for one alignment and continues after the loops with the
-    /// first that works.
+    /// first that works. `start`: the candidate counter when the loop point was reached.
     fn houdini(
         &mut self,
         cfg: &Cfg<'t>,
@@ -129,6 +133,7 @@ impl<'t> Prover<'t> {
         scope: Scope,
         end: &End,
         align: &[Aligned<'t>],
+        start: u64,
     ) -> Res<Acc> {
         let atoms = mine::atoms(self.tuple, align);
         // Greedy initiation filter in priority order.
@@ -156,7 +161,8 @@ impl<'t> Prover<'t> {
         let mut last: Option<Fail>;
         let mut cands = Vec::new();
         loop {
-            match self.attempt(cfg, acc, scope, end, align, &Cand::Atoms(set.clone()), false) {
+            match self.attempt(cfg, acc, scope, end, align, &Cand::Atoms(set.clone()), false, start)
+            {
                 Ok(a) => return Ok(a),
                 Err(Attempt::Cons(f)) if !set.is_empty() => {
                     // Drop the atoms that are not preserved on their own.
@@ -186,7 +192,7 @@ impl<'t> Prover<'t> {
         }
         cands.push(Cand::Unreachable);
         for c in cands {
-            match self.attempt(cfg, acc, scope, end, align, &c, true) {
+            match self.attempt(cfg, acc, scope, end, align, &c, true, start) {
                 Ok(a) => return Ok(a),
                 Err(Attempt::Init(f) | Attempt::Term(f) | Attempt::Cons(f) | Attempt::Later(f)) => {
                     last = Some(f)
@@ -206,6 +212,7 @@ impl<'t> Prover<'t> {
         align: &[Aligned<'t>],
         cand: &Cand,
         count: bool,
+        start: u64,
     ) -> Result<Acc, Attempt> {
         if count {
             self.candidates += 1;
@@ -218,7 +225,7 @@ impl<'t> Prover<'t> {
                 let mut a = acc.clone();
                 self.oblige(&mut a, &cfg.st, &Bool::from_bool(false), scope, "unreachability")
                     .map_err(Attempt::Init)?;
-                self.record(align, "Unreachable".into());
+                self.record(align, "Unreachable".into(), start);
                 return Ok(a);
             }
         };
@@ -228,7 +235,8 @@ impl<'t> Prover<'t> {
         self.termination(cfg, align, &atoms).map_err(Attempt::Term)?;
         let a = self.consecution(cfg, &a, scope, align, &atoms, &atoms).map_err(|f| {
             let text = self.inv_text(&atoms);
-            self.closest = Some(format!("{text} ({})", f.msg));
+            self.closest =
+                Some(if f.unknown { format!("`{text}` ({})", f.msg) } else { format!("`{text}`") });
             Attempt::Cons(f)
         })?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
@@ -243,7 +251,7 @@ impl<'t> Prover<'t> {
             next.conts[al.copy].pop_front();
         }
         let text = self.inv_text(&atoms);
-        self.record(align, text);
+        self.record(align, text, start);
         match self.run(next, a, scope, end) {
             Ok(a) => Ok(a),
             Err(f) => {
@@ -261,12 +269,12 @@ impl<'t> Prover<'t> {
         }
     }
 
-    fn record(&mut self, align: &[Aligned<'t>], invariant: String) {
+    fn record(&mut self, align: &[Aligned<'t>], invariant: String, start: u64) {
         self.proof.push(LoopPointProof {
             loops: align.iter().map(|al| self.loop_name(al.copy, al.stmt)).collect(),
             counts: align.iter().map(|al| al.count).collect(),
             invariant,
-            candidates_tried: self.candidates,
+            candidates_tried: self.candidates - start,
         });
     }
 

@@ -227,15 +227,15 @@ mod tests {
         let p = Int::new_const("p");
         let b = Int::new_const("b");
         // ∀a ∃p. p == a + 1: valid.
-        assert_eq!(q.valid(&p._eq(&(&a + 1)), &classify, &[]), Answer::Valid);
+        assert_eq!(q.valid(&p.eq(&(&a + 1)), &classify, &[]), Answer::Valid);
         // ∀a ∃p ∀b. p == b: invalid.
-        assert_eq!(q.valid(&p._eq(&b), &classify, &[]), Answer::Invalid);
+        assert_eq!(q.valid(&p.eq(&b), &classify, &[]), Answer::Invalid);
         // ∀a ∃p ∀b. (b == a ⇒ p == b): valid (p = a).
-        assert_eq!(q.valid(&b._eq(&a).implies(&p._eq(&b)), &classify, &[]), Answer::Valid);
+        assert_eq!(q.valid(&b.eq(&a).implies(p.eq(&b)), &classify, &[]), Answer::Valid);
         // ∀a. a > 0: invalid, quantifier-free.
-        assert_eq!(q.valid(&a.gt(&Int::from_i64(0)), &classify, &[]), Answer::Invalid);
+        assert_eq!(q.valid(&a.gt(Int::from_i64(0)), &classify, &[]), Answer::Invalid);
         let sent = q.queries;
-        assert_eq!(q.valid(&p._eq(&(&a + 1)), &classify, &[]), Answer::Valid);
+        assert_eq!(q.valid(&p.eq(&(&a + 1)), &classify, &[]), Answer::Valid);
         assert_eq!(q.queries, sent, "the second identical query is answered from the cache");
     }
 
@@ -244,8 +244,8 @@ mod tests {
         let cancel = Cancel::new().with_timeout(Duration::from_millis(0));
         let mut q = QueryEngine::new(&cancel, None, "t");
         let a = Int::new_const("a");
-        assert!(matches!(q.valid(&a._eq(&a).not().not(), &classify, &[]), Answer::Valid));
+        assert!(matches!(q.valid(&a.eq(&a).not().not(), &classify, &[]), Answer::Valid));
         let x = Int::new_const("x");
-        assert!(matches!(q.valid(&x.gt(&Int::from_i64(0)), &classify, &[]), Answer::Unknown(_)));
+        assert!(matches!(q.valid(&x.gt(Int::from_i64(0)), &classify, &[]), Answer::Unknown(_)));
     }
 }
