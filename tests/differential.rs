@@ -150,3 +150,20 @@ fn print_slow_refuter_cases() {
         println!("{s:.2}s {:?}\n{}", refute_verdict(&ts[*i], LIMIT).name(), to_fe(&ts[*i]));
     }
 }
+
+/// Longer soundness hunts with loops (`cargo test --release --test differential -- --ignored`).
+#[test]
+#[ignore = "long: 3,000 cases"]
+fn engines_are_sound_with_loops_3k() {
+    run(3_000, 31, GenConfig { loops: true, ..GenConfig::default() }, |t, answer| {
+        let p = prove_verdict(t, SOUND_LIMIT);
+        if let (Verdict::Verified { .. }, Answer::Invalid(_)) = (&p, answer) {
+            return Err(describe(t, answer, &p));
+        }
+        let r = refute_verdict(t, SOUND_LIMIT);
+        if let (Verdict::Violated { .. }, Answer::Valid) = (&r, answer) {
+            return Err(describe(t, answer, &r));
+        }
+        Ok(())
+    });
+}
