@@ -1,12 +1,17 @@
 //! Runs prover and refuter on one tuple concurrently; the first definitive answer wins
-//! and the other engine is cancelled. (Stub: issue "Refute" makes it concurrent.)
+//! and the other engine is cancelled.
+//!
+//! Each engine runs on its own scoped thread and so builds its terms in that thread's
+//! own Z3 context. Two `unknown`s never become a definitive answer: the result is then
+//! `unknown` with both reasons.
 
 use crate::cancel::Cancel;
 use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
-use crate::verdict::Outcome;
-use std::time::Duration;
+use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum EngineChoice {
@@ -43,11 +48,170 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
         EngineChoice::Prove => prove(tuple, &opts.prove, &cancel),
         EngineChoice::Refute => refute(tuple, &opts.refute, &cancel),
         EngineChoice::Both => {
-            let proved = prove(tuple, &opts.prove, &cancel);
-            if proved.verdict.is_definitive() {
-                return proved;
-            }
-            refute(tuple, &opts.refute, &cancel)
+            race(&cancel, |c| prove(tuple, &opts.prove, c), |c| refute(tuple, &opts.refute, c))
         }
+    }
+}
+
+/// Runs `first` and `second` concurrently under child tokens of `cancel`. The first
+/// definitive outcome is returned and the other engine cancelled (and waited for);
+/// if neither is definitive, their reasons are combined.
+pub fn race<'a>(
+    cancel: &Cancel,
+    first: impl FnOnce(&Cancel) -> Outcome + Send + 'a,
+    second: impl FnOnce(&Cancel) -> Outcome + Send + 'a,
+) -> Outcome {
+    let start = Instant::now();
+    let tokens = [cancel.child(), cancel.child()];
+    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let mut outcomes: [Option<Outcome>; 2] = [None, None];
+    let mut winner = None;
+    std::thread::scope(|s| {
+        let tx2 = tx.clone();
+        let (t0, t1) = (&tokens[0], &tokens[1]);
+        s.spawn(move || {
+            // A send only fails when the receiver is gone, i.e. the race is over.
+            let _ = tx.send((0, guarded(Engine::Prove, || first(t0))));
+        });
+        s.spawn(move || {
+            let _ = tx2.send((1, guarded(Engine::Refute, || second(t1))));
+        });
+        for (i, out) in rx.iter().take(2) {
+            if winner.is_none() && out.verdict.is_definitive() {
+                winner = Some(i);
+                tokens[1 - i].cancel();
+            }
+            outcomes[i] = Some(out);
+        }
+    });
+    let [a, b] = outcomes.map(|o| o.expect("both engine threads report"));
+    let mut out = match winner {
+        Some(0) => a,
+        Some(_) => b,
+        None => combine_unknowns(a, b),
+    };
+    out.time = start.elapsed();
+    out
+}
+
+/// Runs an engine, turning a panic into `unknown` so that the other engine's answer
+/// still counts and the process survives.
+fn guarded(engine: Engine, f: impl FnOnce() -> Outcome) -> Outcome {
+    let start = Instant::now();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let msg = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".into());
+        Outcome {
+            verdict: Verdict::Unknown { reason: format!("internal error (panic: {msg})") },
+            engine,
+            time: start.elapsed(),
+            stats: Stats::default(),
+        }
+    })
+}
+
+/// Both engines gave up: one `unknown` carrying both reasons and the work of both.
+fn combine_unknowns(a: Outcome, b: Outcome) -> Outcome {
+    let reason_of = |o: &Outcome| match &o.verdict {
+        Verdict::Unknown { reason } => reason.clone(),
+        other => format!("(unexpected {} verdict)", other.name()),
+    };
+    let label = |e: Engine| match e {
+        Engine::Prove => "prover",
+        Engine::Refute => "refuter",
+        Engine::Test => "tester",
+    };
+    let reason = format!(
+        "{}: {}; {}: {}",
+        label(a.engine),
+        strip_label(&reason_of(&a)),
+        label(b.engine),
+        strip_label(&reason_of(&b))
+    );
+    let stats = Stats {
+        queries: a.stats.queries + b.stats.queries,
+        candidates: a.stats.candidates + b.stats.candidates,
+        paths: a.stats.paths + b.stats.paths,
+        runs: a.stats.runs + b.stats.runs,
+    };
+    // The engine that gave up last is reported.
+    let engine = if a.time >= b.time { a.engine } else { b.engine };
+    Outcome { verdict: Verdict::Unknown { reason }, engine, time: a.time.max(b.time), stats }
+}
+
+/// Drops a leading "refuter: " / "prover: " so the combined reason does not repeat it.
+fn strip_label(reason: &str) -> &str {
+    ["refuter: ", "prover: "].iter().find_map(|p| reason.strip_prefix(p)).unwrap_or(reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(engine: Engine, verdict: Verdict, ms: u64) -> Outcome {
+        Outcome { verdict, engine, time: Duration::from_millis(ms), stats: Stats::default() }
+    }
+    fn unknown(engine: Engine, why: &str) -> Outcome {
+        outcome(engine, Verdict::Unknown { reason: why.into() }, 1)
+    }
+
+    #[test]
+    fn two_unknowns_stay_unknown_with_both_reasons() {
+        let out = race(
+            &Cancel::new(),
+            |_| unknown(Engine::Prove, "no invariant found"),
+            |_| unknown(Engine::Refute, "refuter: no counterexample up to 8"),
+        );
+        let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
+        assert_eq!(reason, "prover: no invariant found; refuter: no counterexample up to 8");
+    }
+
+    #[test]
+    fn definitive_answer_wins_and_cancels_the_other() {
+        let out = race(
+            &Cancel::new(),
+            |c| {
+                // Runs until cancelled: the refuter's answer must stop it.
+                while !c.is_cancelled() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                unknown(Engine::Prove, "cancelled")
+            },
+            |_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1),
+        );
+        assert_eq!(out.engine, Engine::Refute);
+        assert!(out.verdict.is_definitive());
+    }
+
+    #[test]
+    fn the_first_definitive_answer_is_kept() {
+        let out = race(
+            &Cancel::new(),
+            |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
+            |c| {
+                while !c.is_cancelled() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                unknown(Engine::Refute, "cancelled")
+            },
+        );
+        assert_eq!(out.engine, Engine::Prove);
+        assert_eq!(out.verdict.name(), "verified");
+    }
+
+    #[test]
+    fn parent_cancellation_reaches_both_engines() {
+        let parent = Cancel::new();
+        parent.cancel();
+        let out = race(
+            &parent,
+            |c| unknown(Engine::Prove, if c.is_cancelled() { "stopped" } else { "ran" }),
+            |c| unknown(Engine::Refute, if c.is_cancelled() { "stopped" } else { "ran" }),
+        );
+        let Verdict::Unknown { reason } = out.verdict else { panic!() };
+        assert_eq!(reason, "prover: stopped; refuter: stopped");
     }
 }

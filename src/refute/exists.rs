@@ -1,9 +1,18 @@
-//! Does some run of the ∃ copies match given concrete ∀ outcomes? Used by the refuter's
-//! replay and by hypertesting of ∀∃ tuples. (Stub: issue "Refute".)
+//! Does some run of the ∃ copies match given ∀ outcomes? Used by the refuter (with
+//! symbolic ∀ outcomes, as one formula per ∀ path), by its replay and by hypertesting of
+//! ∀∃ tuples (with concrete values).
+//!
+//! Both uses rest on the same fact: if the ∃ copies' paths are explored up to a loop
+//! bound k and no path can run a loop k+1 times, the explored paths are all terminating
+//! runs, so "no explored path satisfies post" means "no terminating run does".
 
+use super::symex::{and_all, exists_over, explore, Ctx, End, Env, Flow, Path};
 use crate::cancel::Cancel;
-use crate::ir::Tuple;
+use crate::ir::{Expr, Tuple};
+use crate::smt::encode::{encode_bool, value_term};
 use crate::value::Value;
+use z3::ast::Bool;
+use z3::{SatResult, Solver};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExistsAnswer {
@@ -16,10 +25,187 @@ pub enum ExistsAnswer {
     Unknown { reason: String },
 }
 
+/// Largest loop bound [`exists_run`] tries. With concrete initial values, deterministic
+/// ∃ loops do not branch, so a large bound is cheap.
+pub const EXISTS_MAX_BOUND: u32 = 256;
+
 /// `state` holds, for every tuple variable, the final value of a ∀ copy's variable and
 /// the initial value of an ∃ copy's variable. Decides whether the ∃ copies have
 /// terminating runs from those initial values whose final states, together with the ∀
 /// final states, satisfy the tuple's `post`.
-pub fn exists_run(_tuple: &Tuple, _state: &[Value], _cancel: &Cancel) -> ExistsAnswer {
-    ExistsAnswer::Unknown { reason: "∃-run checks are not implemented yet".into() }
+pub fn exists_run(tuple: &Tuple, state: &[Value], cancel: &Cancel) -> ExistsAnswer {
+    exists_run_with(tuple, &tuple.post, state, EXISTS_MAX_BOUND, cancel)
+}
+
+/// [`exists_run`] for an arbitrary `post` (e.g. one conjunct of the tuple's) and bound.
+pub fn exists_run_with(
+    tuple: &Tuple,
+    post: &Expr,
+    state: &[Value],
+    max_bound: u32,
+    cancel: &Cancel,
+) -> ExistsAnswer {
+    if state.len() != tuple.vars.len() {
+        return ExistsAnswer::Unknown {
+            reason: format!(
+                "the state has {} values but the tuple has {} variables",
+                state.len(),
+                tuple.vars.len()
+            ),
+        };
+    }
+    let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
+    let env: Env =
+        (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
+    let mut last_exceeded = None;
+    for bound in bound_schedule(max_bound) {
+        let solver = Solver::new();
+        let mut ctx = Ctx::new(&solver, cancel, bound);
+        let mut witness = false;
+        let mut unknown = None;
+        let mut exceeded = None;
+        let start = Path { env: env.clone(), ..Path::default() };
+        explore(&mut ctx, tuple, &exists, start, &mut |ctx, path, end| match end {
+            End::Exceeded { copy, loc } => {
+                exceeded.get_or_insert((copy, loc));
+                Flow::Continue
+            }
+            End::Finished => {
+                let q = encode_bool(post, &|v| path.env[&v].clone());
+                match ctx.check(&[q]) {
+                    SatResult::Sat => {
+                        witness = true;
+                        Flow::Stop
+                    }
+                    SatResult::Unsat => Flow::Continue,
+                    SatResult::Unknown => {
+                        unknown.get_or_insert_with(|| unknown_reason(ctx));
+                        Flow::Continue
+                    }
+                }
+            }
+        });
+        if witness {
+            return ExistsAnswer::Witness;
+        }
+        if ctx.cancelled {
+            return ExistsAnswer::Unknown {
+                reason: "the ∃-run check was cancelled or timed out".into(),
+            };
+        }
+        if let Some(reason) = unknown {
+            return ExistsAnswer::Unknown {
+                reason: format!("the solver could not decide an ∃ path: {reason}"),
+            };
+        }
+        match exceeded {
+            None => {
+                return ExistsAnswer::NoRun { explanation: no_run_text(tuple, bound) };
+            }
+            Some(e) => last_exceeded = Some((e, bound)),
+        }
+    }
+    let ((copy, loc), bound) = last_exceeded.expect("at least one bound is tried");
+    ExistsAnswer::Unknown {
+        reason: format!(
+            "the loop at {}:{} of ∃ copy `{}` may run more than {} times, so not every ∃ run \
+             was checked",
+            tuple.file, loc, tuple.copies[copy].name, bound
+        ),
+    }
+}
+
+/// The loop bounds tried, growing: 1, 2, 4, … up to `max` (included).
+pub fn bound_schedule(max: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut k = 1;
+    while k < max {
+        out.push(k);
+        k *= 2;
+    }
+    out.push(max);
+    out
+}
+
+pub(crate) fn unknown_reason(ctx: &Ctx) -> String {
+    if ctx.cancelled {
+        "cancelled or timed out".into()
+    } else {
+        ctx.solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())
+    }
+}
+
+/// The human statement behind `NoRun`.
+pub(crate) fn no_run_text(tuple: &Tuple, bound: u32) -> String {
+    let names: Vec<&str> = tuple.exists_copies().map(|(_, c)| c.name.as_str()).collect();
+    if names.is_empty() {
+        return "the final states of the ∀ copies violate post".into();
+    }
+    let loops = tuple.exists_copies().any(|(_, c)| has_loop(&c.body));
+    let bound_note = if loops {
+        format!(" (every such run takes at most {bound} iterations per loop, and all were checked)")
+    } else {
+        String::new()
+    };
+    format!(
+        "no terminating run of the ∃ {} {} from these initial values satisfies post{}",
+        if names.len() == 1 { "copy" } else { "copies" },
+        names.join(", "),
+        bound_note
+    )
+}
+
+fn has_loop(block: &[crate::ir::Stmt]) -> bool {
+    use crate::ir::Stmt;
+    block.iter().any(|s| match s {
+        Stmt::While { .. } => true,
+        Stmt::If { then_branch, else_branch, .. }
+        | Stmt::IfStar { then_branch, else_branch, .. } => {
+            has_loop(then_branch) || has_loop(else_branch)
+        }
+        _ => false,
+    })
+}
+
+/// The symbolic counterpart used by the refuter: for a ∀ path ending in `forall_end`
+/// (whose condition is on `ctx`'s solver), the formula "no terminating ∃ run satisfies
+/// `post`, and no ∃ run reaches the loop bound". The second half makes the first one
+/// complete: every terminating ∃ run is then among the explored paths.
+pub(crate) struct NoRunFormula {
+    pub formula: Bool,
+    /// Some ∃ path can reach the bound (so a larger bound might find more).
+    pub bound_hit: bool,
+    pub paths: u64,
+}
+
+pub(crate) fn no_exists_run_formula(
+    ctx: &mut Ctx,
+    tuple: &Tuple,
+    exists: &[usize],
+    forall_end: &Path,
+) -> Option<NoRunFormula> {
+    let mut some_run = Vec::new();
+    let mut bound_hit = false;
+    let mut paths = 0;
+    let start = Path { env: forall_end.env.clone(), ..Path::default() };
+    let flow = explore(ctx, tuple, exists, start, &mut |_, path, end| {
+        paths += 1;
+        let mut body = path.pc.clone();
+        if end == End::Finished {
+            body.push(encode_bool(&tuple.post, &|v| path.env[&v].clone()));
+        } else {
+            bound_hit = true;
+        }
+        some_run.push(exists_over(&path.exists_fresh, &and_all(&body)));
+        Flow::Continue
+    });
+    if flow == Flow::Stop || ctx.cancelled {
+        return None;
+    }
+    let formula = match some_run.len() {
+        0 => Bool::from_bool(true),
+        1 => some_run[0].not(),
+        _ => Bool::or(&some_run).not(),
+    };
+    Some(NoRunFormula { formula, bound_hit, paths })
 }

@@ -1,10 +1,27 @@
 //! The refuter: bounded ∀∃ symbolic execution that finds concrete, replayed
-//! counterexamples. (Stub: issue "Refute".)
+//! counterexamples (the lazy algorithm of Correnson, Nießen, Finkbeiner and
+//! Weissenbacher, OOPSLA 2024, as described in DESIGN.md §3).
+//!
+//! For a growing loop bound k, the ∀ copies' symbolic paths are enumerated one at a
+//! time (their product; infeasible prefixes are pruned by the solver as soon as a branch
+//! is taken). At the end of each ∀ path, the ∃ copies are encoded completely: "no
+//! explored ∃ path satisfies post, and no ∃ path reaches the bound" (the second half
+//! makes the first mean "no terminating ∃ run"). One SMT query per ∀ path then asks for
+//! initial values and ∀ choices satisfying `pre`, the path condition and that formula.
+//! A model becomes a [`Counterexample`], which is replayed concretely (interpreter for
+//! the ∀ copies, [`exists::exists_run`] for the ∃ side) before `violated` is reported.
 
 use crate::cancel::Cancel;
-use crate::ir::Tuple;
-use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use crate::ir::{Tuple, VarId};
+use crate::verdict::{Counterexample, Engine, Outcome, Stats, Verdict};
 use std::time::Instant;
+
+mod cex;
+pub mod exists;
+mod replay;
+pub mod symex;
+
+pub use replay::replay_counterexample;
 
 #[derive(Clone, Debug)]
 pub struct RefuteOptions {
@@ -19,25 +36,90 @@ impl Default for RefuteOptions {
 }
 
 /// Tries to show `tuple` invalid with a replayed counterexample.
-pub fn refute(_tuple: &Tuple, _opts: &RefuteOptions, _cancel: &Cancel) -> Outcome {
+pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
     let start = Instant::now();
-    Outcome {
-        verdict: Verdict::Unknown { reason: "the refuter is not implemented yet".into() },
-        engine: Engine::Refute,
-        time: start.elapsed(),
-        stats: Stats::default(),
+    let mut stats = Stats::default();
+    let verdict = search(tuple, opts, cancel, &mut stats);
+    Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats }
+}
+
+/// What one round (one loop bound) of the search found.
+enum Round {
+    /// A counterexample from a model (not yet replayed).
+    Found(Box<Counterexample>),
+    /// No counterexample at this bound.
+    None {
+        /// Some ∀ or ∃ path reached the bound: a larger bound may find more.
+        bound_hit: bool,
+        /// A reason when some query was undecided (then "none" is not exhaustive).
+        unknown: Option<String>,
+    },
+    /// The model could not be turned into concrete values.
+    Unreadable(String),
+    Cancelled,
+}
+
+fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stats) -> Verdict {
+    let mut last_unknown = None;
+    let mut bound_hit = false;
+    let mut last_bound = 0;
+    for bound in exists::bound_schedule(opts.max_unroll) {
+        last_bound = bound;
+        match cex::round(tuple, bound, cancel, stats) {
+            Round::Found(cex) => {
+                return match replay_counterexample(tuple, &cex, cancel) {
+                    Ok(()) => Verdict::Violated { counterexample: *cex },
+                    Err(why) => Verdict::Unknown {
+                        reason: format!(
+                            "the refuter found a counterexample candidate that does not \
+                             replay concretely ({why}); not reporting it"
+                        ),
+                    },
+                };
+            }
+            Round::Unreadable(why) => return Verdict::Unknown { reason: why },
+            Round::Cancelled => {
+                return Verdict::Unknown {
+                    reason: format!(
+                        "refuter: timed out or cancelled at loop bound {bound} without a \
+                         counterexample"
+                    ),
+                }
+            }
+            Round::None { bound_hit: hit, unknown } => {
+                bound_hit = hit;
+                if unknown.is_some() {
+                    last_unknown = unknown;
+                }
+                if !hit {
+                    break;
+                }
+            }
+        }
     }
+    let reason = match (last_unknown, bound_hit) {
+        (Some(u), _) => format!(
+            "refuter: no counterexample found up to loop bound {last_bound}; some paths \
+             were undecided by the solver ({u})"
+        ),
+        (None, true) => format!(
+            "refuter: no counterexample with loops unrolled up to {last_bound} times \
+             (raise the unrolling bound to search further)"
+        ),
+        (None, false) => format!(
+            "refuter: no counterexample exists: the bounded search covered every run \
+             (loop bound {last_bound}) and found none"
+        ),
+    };
+    Verdict::Unknown { reason }
 }
 
-pub mod exists;
-
-/// Re-checks a counterexample against `tuple`: replays the ∀ copies concretely with its
-/// initial values and choices, compares their final states, and re-proves that no ∃ run
-/// matches. `Ok(())` only when all of that holds.
-pub fn replay_counterexample(
-    _tuple: &Tuple,
-    _cex: &crate::verdict::Counterexample,
-    _cancel: &Cancel,
-) -> Result<(), String> {
-    Err("counterexample replay is not implemented yet".into())
+/// Names a tuple variable's copy and variable for counterexample maps.
+fn var_name(tuple: &Tuple, v: VarId) -> String {
+    tuple.var(v).name.clone()
 }
+
+#[cfg(test)]
+pub(crate) mod testkit;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,149 @@
+//! One round of the refutation search at a fixed loop bound, and turning a model into a
+//! [`Counterexample`].
+
+use super::exists::{no_exists_run_formula, no_run_text, unknown_reason};
+use super::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
+use super::{var_name, Round};
+use crate::cancel::Cancel;
+use crate::ir::{Quantifier, Tuple, VarId};
+use crate::smt::encode::{encode_bool, fresh, term_value};
+use crate::value::Value;
+use crate::verdict::{CopyRun, Counterexample, Stats};
+use std::collections::BTreeMap;
+use z3::ast::{Ast, Dynamic};
+use z3::{Model, SatResult, Solver};
+
+/// Explores every ∀ path at loop bound `bound` and asks, per path, for a counterexample.
+pub(super) fn round(tuple: &Tuple, bound: u32, cancel: &Cancel, stats: &mut Stats) -> Round {
+    let solver = Solver::new();
+    let initial: Env = (0..tuple.vars.len() as u32)
+        .map(|i| {
+            let v = VarId(i);
+            (v, fresh(&format!("{}@0", tuple.var_display(v)), &tuple.var(v).ty))
+        })
+        .collect();
+    solver.assert(encode_bool(&tuple.pre, &|v| initial[&v].clone()));
+    let forall: Vec<usize> = tuple.forall_copies().map(|(i, _)| i).collect();
+    let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
+    let mut ctx = Ctx::new(&solver, cancel, bound);
+    let mut bound_hit = false;
+    let mut unknown = None;
+    let mut found: Option<Result<Counterexample, String>> = None;
+    let start = Path { env: initial.clone(), ..Path::default() };
+    explore(&mut ctx, tuple, &forall, start, &mut |ctx, path, end| {
+        if let End::Exceeded { .. } = end {
+            bound_hit = true;
+            return Flow::Continue;
+        }
+        stats.paths += 1;
+        let no_run = if exists.is_empty() {
+            encode_bool(&tuple.post, &|v| path.env[&v].clone()).not()
+        } else {
+            let Some(f) = no_exists_run_formula(ctx, tuple, &exists, path) else {
+                return Flow::Stop;
+            };
+            bound_hit |= f.bound_hit;
+            stats.paths += f.paths;
+            f.formula
+        };
+        ctx.solver.push();
+        ctx.solver.assert(&no_run);
+        let flow = match ctx.check(&[]) {
+            SatResult::Sat => {
+                let model = ctx.solver.get_model().expect("sat gives a model");
+                found = Some(build(tuple, &model, &initial, path, bound));
+                Flow::Stop
+            }
+            SatResult::Unsat => Flow::Continue,
+            SatResult::Unknown => {
+                if ctx.cancelled {
+                    Flow::Stop
+                } else {
+                    unknown.get_or_insert_with(|| unknown_reason(ctx));
+                    Flow::Continue
+                }
+            }
+        };
+        ctx.solver.pop(1);
+        flow
+    });
+    stats.queries += ctx.queries;
+    match found {
+        Some(Ok(cex)) => Round::Found(Box::new(cex)),
+        Some(Err(why)) => Round::Unreadable(why),
+        None if ctx.cancelled => Round::Cancelled,
+        None => Round::None { bound_hit, unknown },
+    }
+}
+
+fn value_of(model: &Model, t: &Dynamic, ty: &crate::ir::Type, what: &str) -> Result<Value, String> {
+    let e =
+        model.eval(t, true).ok_or_else(|| format!("the solver's model has no value for {what}"))?;
+    term_value(&e.simplify(), ty).ok_or_else(|| {
+        format!("refuter: cannot read a concrete value for {what} from the solver's model ({e})")
+    })
+}
+
+/// The counterexample a model describes for ∀ path `path`.
+fn build(
+    tuple: &Tuple,
+    model: &Model,
+    initial: &Env,
+    path: &Path,
+    bound: u32,
+) -> Result<Counterexample, String> {
+    let mut copies = Vec::new();
+    for (ci, copy) in tuple.copies.iter().enumerate() {
+        let forall = copy.quantifier == Quantifier::Forall;
+        let mut init = BTreeMap::new();
+        let mut fin = BTreeMap::new();
+        for &v in &copy.vars {
+            let ty = &tuple.var(v).ty;
+            let what = format!("the initial value of {}", tuple.var_display(v));
+            init.insert(var_name(tuple, v), value_of(model, &initial[&v], ty, &what)?);
+            if forall {
+                let what = format!("the final value of {}", tuple.var_display(v));
+                fin.insert(var_name(tuple, v), value_of(model, &path.env[&v], ty, &what)?);
+            }
+        }
+        let mut choices = Vec::new();
+        for (c, choice) in &path.choices {
+            if *c != ci {
+                continue;
+            }
+            choices.push(match choice {
+                SymChoice::Branch(b) => Value::bool(*b),
+                SymChoice::Value(t, ty) => {
+                    value_of(model, t, ty, &format!("a choice of copy {}", copy.name))?
+                }
+            });
+        }
+        copies.push(CopyRun {
+            copy: copy.name.clone(),
+            program: copy.program.clone(),
+            quantifier: if forall { "forall" } else { "exists" }.into(),
+            initial: init,
+            choices,
+            final_state: forall.then_some(fin),
+        });
+    }
+    let mut cex =
+        Counterexample { copies, explanation: no_run_text(tuple, bound), violated_conjunct: None };
+    cex.violated_conjunct = name_violated_conjunct(tuple, &cex);
+    Ok(cex)
+}
+
+/// A post conjunct that no ∃ run can satisfy (for k-safety: one that is false), in
+/// `.fe` syntax; `None` when no single conjunct is to blame.
+fn name_violated_conjunct(tuple: &Tuple, cex: &Counterexample) -> Option<String> {
+    let state = super::replay::end_state(tuple, cex).ok()?;
+    let cancel = Cancel::new().with_timeout(std::time::Duration::from_secs(2));
+    tuple.post.conjuncts().into_iter().find_map(|conj| {
+        match super::exists::exists_run_with(tuple, conj, &state, 16, &cancel) {
+            super::exists::ExistsAnswer::NoRun { .. } => {
+                Some(crate::pretty::tuple_expr(tuple, conj))
+            }
+            _ => None,
+        }
+    })
+}

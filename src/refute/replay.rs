@@ -1,0 +1,143 @@
+//! Concrete re-checking of counterexamples: the gate every `violated` verdict passes.
+
+use super::exists::{exists_run, ExistsAnswer};
+use crate::cancel::Cancel;
+use crate::interp::{run_copy, Replay, RunEnd};
+use crate::ir::{Expr, Quantifier, Tuple};
+use crate::smt::encode::{encode_bool, value_term};
+use crate::value::Value;
+use crate::verdict::{CopyRun, Counterexample};
+use z3::ast::Ast;
+use z3::{SatResult, Solver};
+
+/// Step limit for replaying one ∀ copy.
+const REPLAY_STEPS: u64 = 10_000_000;
+
+/// Re-checks a counterexample against `tuple`: replays the ∀ copies concretely with its
+/// initial values and choices, compares their final states, and re-proves that no ∃ run
+/// matches. `Ok(())` only when all of that holds.
+pub fn replay_counterexample(
+    tuple: &Tuple,
+    cex: &Counterexample,
+    cancel: &Cancel,
+) -> Result<(), String> {
+    let mut state = initial_state(tuple, cex)?;
+    match eval_closed(&tuple.pre, &state) {
+        Some(true) => {}
+        Some(false) => return Err("the initial values do not satisfy pre".into()),
+        None => return Err("could not evaluate pre on the initial values".into()),
+    }
+    for (ci, copy) in tuple.forall_copies() {
+        let run = copy_run(cex, &copy.name)?;
+        let mut chooser = Replay { choices: run.choices.clone(), next: 0 };
+        let result = run_copy(tuple, ci, &mut state, &mut chooser, REPLAY_STEPS)
+            .map_err(|e| format!("copy {}: {e}", copy.name))?;
+        match result.end {
+            RunEnd::Finished => {}
+            RunEnd::Blocked { at } => {
+                return Err(format!("copy {}: the run is blocked by the assume at {at}", copy.name))
+            }
+            RunEnd::StepLimit { steps } => {
+                return Err(format!("copy {}: did not terminate within {steps} steps", copy.name))
+            }
+            RunEnd::OutOfChoices { at } => {
+                return Err(format!("copy {}: no recorded choice left at {at}", copy.name))
+            }
+        }
+        if chooser.next != run.choices.len() {
+            return Err(format!(
+                "copy {}: the run used {} of {} recorded choices",
+                copy.name,
+                chooser.next,
+                run.choices.len()
+            ));
+        }
+        let expected = run
+            .final_state
+            .as_ref()
+            .ok_or_else(|| format!("copy {}: no final state recorded", copy.name))?;
+        for &v in &copy.vars {
+            let name = &tuple.var(v).name;
+            let got = &state[v.index()];
+            if expected.get(name) != Some(got) {
+                return Err(format!(
+                    "copy {}: the replayed final value of {name} is {got}, the counterexample \
+                     says {}",
+                    copy.name,
+                    expected.get(name).map_or("nothing".into(), |e| e.to_string())
+                ));
+            }
+        }
+    }
+    match exists_run(tuple, &state, cancel) {
+        ExistsAnswer::NoRun { .. } => Ok(()),
+        ExistsAnswer::Witness => Err(if tuple.is_k_safety() {
+            "post holds on the replayed final states".into()
+        } else {
+            "an ∃ run satisfies post for the replayed ∀ outcomes".into()
+        }),
+        ExistsAnswer::Unknown { reason } => {
+            Err(format!("could not re-check that no ∃ run matches: {reason}"))
+        }
+    }
+}
+
+fn copy_run<'c>(cex: &'c Counterexample, name: &str) -> Result<&'c CopyRun, String> {
+    cex.copies
+        .iter()
+        .find(|r| r.copy == name)
+        .ok_or_else(|| format!("the counterexample has no run of copy {name}"))
+}
+
+/// The initial value of every tuple variable, indexed by `VarId`.
+fn initial_state(tuple: &Tuple, cex: &Counterexample) -> Result<Vec<Value>, String> {
+    let mut state = Vec::with_capacity(tuple.vars.len());
+    for tv in &tuple.vars {
+        let copy = &tuple.copies[tv.copy];
+        let run = copy_run(cex, &copy.name)?;
+        let v = run
+            .initial
+            .get(&tv.name)
+            .ok_or_else(|| format!("no initial value for {}.{}", copy.name, tv.name))?;
+        if !v.has_type(&tv.ty) {
+            return Err(format!(
+                "the initial value {v} of {}.{} is not a {}",
+                copy.name, tv.name, tv.ty
+            ));
+        }
+        state.push(v.clone());
+    }
+    Ok(state)
+}
+
+/// The state `exists_run` takes, as the counterexample records it: final values of the
+/// ∀ copies, initial values of the ∃ copies.
+pub(super) fn end_state(tuple: &Tuple, cex: &Counterexample) -> Result<Vec<Value>, String> {
+    let mut state = initial_state(tuple, cex)?;
+    for (i, tv) in tuple.vars.iter().enumerate() {
+        let copy = &tuple.copies[tv.copy];
+        if copy.quantifier == Quantifier::Forall {
+            let run = copy_run(cex, &copy.name)?;
+            let fin = run.final_state.as_ref().and_then(|f| f.get(&tv.name));
+            state[i] =
+                fin.ok_or_else(|| format!("no final value for {}.{}", copy.name, tv.name))?.clone();
+        }
+    }
+    Ok(state)
+}
+
+/// Evaluates a closed formula (variables replaced by `state`) with Z3; `None` if the
+/// solver cannot decide it (e.g. a hard quantifier).
+pub fn eval_closed(e: &Expr, state: &[Value]) -> Option<bool> {
+    let t = encode_bool(e, &|v| value_term(&state[v.index()]));
+    if let Some(b) = t.simplify().as_bool() {
+        return Some(b);
+    }
+    let s = Solver::new();
+    s.assert(&t);
+    match s.check() {
+        SatResult::Sat => Some(true),
+        SatResult::Unsat => Some(false),
+        SatResult::Unknown => None,
+    }
+}

@@ -1,0 +1,270 @@
+//! Refuter tests on hand-built IR.
+
+use super::exists::{exists_run, ExistsAnswer};
+use super::testkit::*;
+use super::*;
+use crate::ir::{BinOp, Expr, Quantifier::*, Type};
+use crate::value::Value;
+
+fn opts() -> RefuteOptions {
+    RefuteOptions::default()
+}
+
+fn counterexample(t: &Tuple) -> Counterexample {
+    match refute(t, &opts(), &Cancel::new()).verdict {
+        Verdict::Violated { counterexample } => {
+            // Whatever the refuter reports must replay on its own.
+            replay_counterexample(t, &counterexample, &Cancel::new()).expect("replays");
+            counterexample
+        }
+        other => panic!("expected violated, got {other:?}"),
+    }
+}
+
+fn unknown_reason(t: &Tuple) -> String {
+    match refute(t, &opts(), &Cancel::new()).verdict {
+        Verdict::Unknown { reason } => reason,
+        other => panic!("expected unknown, got {other:?}"),
+    }
+}
+
+/// `o = h` (leaks) or `o = l` (does not).
+fn leak(leaks: bool) -> crate::ir::Program {
+    let p = P::new("leak", &[("h", Type::Int), ("l", Type::Int), ("o", Type::Int)]);
+    let src = if leaks { p.v("h") } else { p.v("l") };
+    let s = p.assign("o", src);
+    p.body(vec![s])
+}
+
+fn ni(p: &crate::ir::Program) -> Tuple {
+    tuple(
+        &[("a", p, Forall), ("b", p, Forall)],
+        |v| eq(v("a", "l"), v("b", "l")),
+        |v| eq(v("a", "o"), v("b", "o")),
+    )
+}
+
+#[test]
+fn k_safety_leak_is_refuted_with_a_replayable_counterexample() {
+    let t = ni(&leak(true));
+    let cex = counterexample(&t);
+    assert_eq!(cex.copies.len(), 2);
+    let a = &cex.copies[0];
+    let b = &cex.copies[1];
+    assert_eq!(a.initial["l"], b.initial["l"]);
+    assert_ne!(a.final_state.as_ref().unwrap()["o"], b.final_state.as_ref().unwrap()["o"]);
+    assert_eq!(cex.violated_conjunct.as_deref(), Some("a.o == b.o"));
+    assert!(cex.explanation.contains("violate post"), "{}", cex.explanation);
+}
+
+#[test]
+fn k_safety_non_leak_is_not_refuted_and_search_is_exhaustive() {
+    let reason = unknown_reason(&ni(&leak(false)));
+    assert!(reason.contains("covered every run"), "{reason}");
+}
+
+/// The DESIGN.md example: `r = *; assume 0 <= r < 100; if (r == 50) o = h + l else o = l`.
+fn design_leak() -> crate::ir::Program {
+    let p =
+        P::new("leak", &[("h", Type::Int), ("l", Type::Int), ("o", Type::Int), ("r", Type::Int)]);
+    let body = vec![
+        p.havoc("r"),
+        assume(bin(
+            BinOp::And,
+            bin(BinOp::Le, Expr::int(0), p.v("r")),
+            bin(BinOp::Lt, p.v("r"), Expr::int(100)),
+        )),
+        ite_stmt(
+            eq(p.v("r"), Expr::int(50)),
+            vec![p.assign("o", bin(BinOp::Add, p.v("h"), p.v("l")))],
+            vec![p.assign("o", p.v("l"))],
+        ),
+    ];
+    p.body(body)
+}
+
+fn gni(p: &crate::ir::Program) -> Tuple {
+    tuple(
+        &[("a", p, Forall), ("b", p, Forall), ("c", p, Exists)],
+        |v| bin(BinOp::And, eq(v("a", "l"), v("c", "l")), eq(v("b", "h"), v("c", "h"))),
+        |v| eq(v("a", "o"), v("c", "o")),
+    )
+}
+
+#[test]
+fn gni_violation_with_exists_choices_is_refuted() {
+    let t = gni(&design_leak());
+    let cex = counterexample(&t);
+    let a = &cex.copies[0];
+    // a must take the leaking branch (r = 50) with h ≠ 0 and h ≠ b.h.
+    assert_eq!(a.choices, vec![Value::int(50)]);
+    assert_ne!(a.initial["h"], Value::int(0));
+    assert_ne!(a.initial["h"], cex.copies[1].initial["h"]);
+    assert!(cex.copies[2].final_state.is_none());
+    assert!(cex.explanation.contains("∃ copy c"), "{}", cex.explanation);
+    assert_eq!(cex.violated_conjunct.as_deref(), Some("a.o == c.o"));
+}
+
+#[test]
+fn gni_valid_when_exists_copy_can_choose_any_output() {
+    let p = P::new("any", &[("h", Type::Int), ("l", Type::Int), ("o", Type::Int)]);
+    let s = p.havoc("o");
+    let t = gni(&p.body(vec![s]));
+    let reason = unknown_reason(&t);
+    assert!(reason.contains("no counterexample"), "{reason}");
+}
+
+/// `i = 0; while (i < n) { i = i + 1; } o = i` with `n` secret: leaks through the loop.
+fn counting(step_secret: bool) -> crate::ir::Program {
+    let p =
+        P::new("count", &[("n", Type::Int), ("l", Type::Int), ("i", Type::Int), ("o", Type::Int)]);
+    let bound = if step_secret { p.v("n") } else { p.v("l") };
+    let body = vec![
+        p.assign("i", Expr::int(0)),
+        while_(
+            bin(BinOp::Lt, p.v("i"), bound),
+            vec![p.assign("i", bin(BinOp::Add, p.v("i"), Expr::int(1)))],
+        ),
+        p.assign("o", p.v("i")),
+    ];
+    p.body(body)
+}
+
+#[test]
+fn leak_through_a_loop_is_refuted() {
+    let t = ni(&counting(true));
+    let cex = counterexample(&t);
+    assert_ne!(cex.copies[0].initial["n"], cex.copies[1].initial["n"]);
+}
+
+#[test]
+fn loop_without_leak_is_not_refuted_and_search_is_bounded() {
+    let reason = unknown_reason(&ni(&counting(false)));
+    assert!(reason.contains("unrolled up to 8"), "{reason}");
+}
+
+/// impl: `o = x`; spec: `o = 0; while (o < x) o = o + 1;` — they differ for x < 0.
+#[test]
+fn refinement_with_exists_loop_needs_bound_coverage() {
+    let imp = P::new("imp", &[("x", Type::Int), ("o", Type::Int)]);
+    let s = imp.assign("o", imp.v("x"));
+    let imp = imp.body(vec![s]);
+    let spec = P::new("spec", &[("x", Type::Int), ("o", Type::Int)]);
+    let body = vec![
+        spec.assign("o", Expr::int(0)),
+        while_(
+            bin(BinOp::Lt, spec.v("o"), spec.v("x")),
+            vec![spec.assign("o", bin(BinOp::Add, spec.v("o"), Expr::int(1)))],
+        ),
+    ];
+    let spec = spec.body(body);
+    let t = tuple(
+        &[("a", &imp, Forall), ("b", &spec, Exists)],
+        |v| eq(v("a", "x"), v("b", "x")),
+        |v| eq(v("a", "o"), v("b", "o")),
+    );
+    let cex = counterexample(&t);
+    let x = cex.copies[0].initial["x"].as_int().unwrap().clone();
+    assert!(x < 0.into(), "only negative inputs differ, got {x}");
+    assert!(cex.explanation.contains("at most"), "{}", cex.explanation);
+}
+
+#[test]
+fn exists_loop_that_never_terminates_gives_no_verdict() {
+    // ∃ copy: `while (true) skip;` — no terminating run, so any ∀ outcome "has no ∃
+    // run", but the refuter cannot see that within a bound: it must not claim violated.
+    let e = P::new("e", &[("x", Type::Int)]);
+    let e = e.body(vec![while_(Expr::bool(true), vec![crate::ir::Stmt::Skip])]);
+    let f = P::new("f", &[("x", Type::Int)]);
+    let f = f.body(vec![]);
+    let t =
+        tuple(&[("a", &f, Forall), ("b", &e, Exists)], |_| Expr::bool(true), |_| Expr::bool(true));
+    let reason = unknown_reason(&t);
+    assert!(reason.contains("no counterexample"), "{reason}");
+    let state = vec![Value::int(0), Value::int(0)];
+    let ExistsAnswer::Unknown { reason } = exists_run(&t, &state, &Cancel::new()) else {
+        panic!("cannot be decided")
+    };
+    assert!(reason.contains("may run more than"), "{reason}");
+}
+
+#[test]
+fn exists_run_finds_witnesses_and_proves_absence() {
+    let t = gni(&design_leak());
+    // State: a (h, l, o, r) final, b final, c initial.
+    let st = |ao: i64, ch: i64, cl: i64| {
+        let mut s = vec![Value::int(0); 12];
+        s[2] = Value::int(ao);
+        s[8] = Value::int(ch);
+        s[9] = Value::int(cl);
+        s
+    };
+    // c can produce o = l = 3, or h + l = 5 + 3.
+    assert_eq!(exists_run(&t, &st(3, 5, 3), &Cancel::new()), ExistsAnswer::Witness);
+    assert_eq!(exists_run(&t, &st(8, 5, 3), &Cancel::new()), ExistsAnswer::Witness);
+    let ExistsAnswer::NoRun { explanation } = exists_run(&t, &st(7, 5, 3), &Cancel::new()) else {
+        panic!("7 is neither 3 nor 8")
+    };
+    assert!(explanation.contains("∃ copy c"), "{explanation}");
+}
+
+#[test]
+fn replay_rejects_a_tampered_counterexample() {
+    let t = ni(&leak(true));
+    let mut cex = counterexample(&t);
+    // Make b's final state claim the same output as a's: the replay disagrees.
+    let ao = cex.copies[0].final_state.as_ref().unwrap()["o"].clone();
+    cex.copies[1].final_state.as_mut().unwrap().insert("o".into(), ao);
+    let err = replay_counterexample(&t, &cex, &Cancel::new()).unwrap_err();
+    assert!(err.contains("replayed final value of o"), "{err}");
+    // Initial values that break pre are rejected too.
+    let mut cex2 = counterexample(&t);
+    cex2.copies[0].initial.insert("l".into(), Value::int(1));
+    cex2.copies[1].initial.insert("l".into(), Value::int(2));
+    let err = replay_counterexample(&t, &cex2, &Cancel::new()).unwrap_err();
+    assert!(err.contains("pre"), "{err}");
+}
+
+#[test]
+fn stats_count_paths_and_queries() {
+    let out = refute(&ni(&counting(true)), &opts(), &Cancel::new());
+    assert!(out.stats.paths >= 1);
+    assert!(out.stats.queries >= 1);
+}
+
+#[test]
+fn cancelled_refuter_says_so() {
+    let c = Cancel::new();
+    c.cancel();
+    let out = refute(&ni(&leak(true)), &opts(), &c);
+    let Verdict::Unknown { reason } = out.verdict else { panic!("cancelled") };
+    assert!(reason.contains("cancelled"), "{reason}");
+}
+
+#[test]
+fn forall_branch_choices_are_recorded_in_order() {
+    // `if (*) { o = h; } else { o = l; } x = *;` — only the first branch leaks.
+    let p = P::new("p", &[("h", Type::Int), ("l", Type::Int), ("o", Type::Int), ("x", Type::Bool)]);
+    let body =
+        vec![star(vec![p.assign("o", p.v("h"))], vec![p.assign("o", p.v("l"))]), p.havoc("x")];
+    let t = ni(&p.body(body));
+    let cex = counterexample(&t);
+    let leaking = cex.copies.iter().filter(|c| c.choices[0] == Value::bool(true)).count();
+    assert!(leaking >= 1);
+    assert!(cex.copies.iter().all(|c| c.choices.len() == 2 && c.choices[1].as_bool().is_some()));
+}
+
+#[test]
+fn array_inputs_are_reported_concretely() {
+    // `o = arr[h]`, arrays and h secret: a leak through an array read.
+    let int_arr = Type::Array(Box::new(Type::Int));
+    let p = P::new("p", &[("h", Type::Int), ("l", Type::Int), ("o", Type::Int), ("arr", int_arr)]);
+    let read = Expr {
+        kind: crate::ir::ExprKind::Select(Box::new(p.v("arr")), Box::new(p.v("h"))),
+        ty: Type::Int,
+    };
+    let s = p.assign("o", read);
+    let t = ni(&p.body(vec![s]));
+    let cex = counterexample(&t);
+    assert!(matches!(cex.copies[0].initial["arr"], Value::Array { .. }));
+}
