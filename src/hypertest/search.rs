@@ -176,7 +176,14 @@ impl Search<'_> {
             Verdict::NoRun => self.report.no_run += 1,
             Verdict::Undecided => self.report.undecided += 1,
             Verdict::Violation { .. } => match self.exec.replay(test) {
-                Ok(cex) => self.report.counterexample = Some(cex),
+                // The refuter's replay re-checks it independently (and the ∃ side anew).
+                Ok(cex)
+                    if crate::refute::replay_counterexample(self.tuple, &cex, self.cancel)
+                        .is_ok() =>
+                {
+                    self.report.counterexample = Some(cex)
+                }
+                Ok(_) => self.report.undecided += 1,
                 // Replay failing means the interpreter is not deterministic under
                 // replayed choices: never report such a "violation".
                 Err(_) => self.report.undecided += 1,

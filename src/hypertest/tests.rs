@@ -206,3 +206,51 @@ fn choices_are_part_of_the_counterexample() {
     let with_three = cex.copies.iter().filter(|c| c.choices == vec![Value::int(3)]).count();
     assert!(with_three >= 1, "{cex:?}");
 }
+
+/// GNI: `forall a, b; exists c; pre a.l == c.l && b.h == c.h; post a.o == c.o`.
+fn gni(p: &Program) -> Tuple {
+    tuple(
+        p,
+        true,
+        &|t| {
+            Expr::binary(
+                BinOp::And,
+                Expr::eq(tv(t, 0, "l"), tv(t, 2, "l")),
+                Expr::eq(tv(t, 1, "h"), tv(t, 2, "h")),
+            )
+        },
+        &|t| Expr::eq(tv(t, 0, "o"), tv(t, 2, "o")),
+    )
+}
+
+#[test]
+fn gni_violation_needs_a_proved_absence_of_exists_runs() {
+    // o = h + l: c must match a's output with b's secret: impossible when a.h != b.h.
+    let mut p = int_program("p", &["h", "l", "r", "o"], vec![]);
+    p.body = vec![assign(&p, "o", Expr::binary(BinOp::Add, var(&p, "h"), var(&p, "l")), 2)];
+    let t = gni(&p);
+    for strategy in [Strategy::Fuzz, Strategy::Evo] {
+        let r = run(&t, strategy, 11, 200);
+        let cex = r.counterexample.clone().unwrap_or_else(|| panic!("{}", r.reason()));
+        assert_eq!(cex.copies[2].quantifier, "exists");
+        assert!(cex.copies[2].final_state.is_none());
+        assert_ne!(cex.copies[0].initial["h"], cex.copies[1].initial["h"]);
+        assert!(crate::refute::replay_counterexample(&t, &cex, &Cancel::new()).is_ok());
+    }
+}
+
+#[test]
+fn valid_gni_is_never_violated() {
+    // r = *; o = h + r: c can choose r to produce any output.
+    let mut p = int_program("p", &["h", "l", "r", "o"], vec![]);
+    p.body = vec![
+        Stmt::Havoc { var: p.var_by_name("r").unwrap(), loc: loc(2) },
+        assign(&p, "o", Expr::binary(BinOp::Add, var(&p, "h"), var(&p, "r")), 3),
+    ];
+    let t = gni(&p);
+    for strategy in [Strategy::Fuzz, Strategy::Evo] {
+        let r = run(&t, strategy, 13, 60);
+        assert!(r.counterexample.is_none(), "{:?}", r.counterexample);
+        assert_eq!(r.undecided, 0, "{}", r.reason());
+    }
+}
