@@ -254,3 +254,46 @@ fn valid_gni_is_never_violated() {
         assert_eq!(r.undecided, 0, "{}", r.reason());
     }
 }
+
+#[test]
+fn finds_a_delimited_release_leak_on_bit_vectors() {
+    // o = l + h may release only the parity of h; it releases all of it.
+    let bv4 = Type::Bv(4);
+    let p = Program {
+        name: "p".into(),
+        vars: ["h", "l", "o"]
+            .iter()
+            .map(|n| VarDecl { name: n.to_string(), ty: bv4.clone(), loc: loc(1) })
+            .collect(),
+        body: vec![Stmt::Assign {
+            var: VarId(2),
+            value: Expr::binary(
+                BinOp::Add,
+                Expr::var(VarId(1), bv4.clone()),
+                Expr::var(VarId(0), bv4.clone()),
+            ),
+            loc: loc(2),
+        }],
+        loc: loc(1),
+    };
+    let v = |t: &Tuple, c: usize, n: &str| Expr::var(t.copy_var(c, n).unwrap(), Type::Bv(4));
+    let parity = |t: &Tuple, c: usize| Expr::binary(BinOp::BitAnd, v(t, c, "h"), Expr::bv(1, 4));
+    let t = tuple(
+        &p,
+        false,
+        &|t| {
+            Expr::binary(
+                BinOp::And,
+                Expr::eq(v(t, 0, "l"), v(t, 1, "l")),
+                Expr::eq(parity(t, 0), parity(t, 1)),
+            )
+        },
+        &|t| Expr::eq(v(t, 0, "o"), v(t, 1, "o")),
+    );
+    for strategy in [Strategy::Fuzz, Strategy::Evo] {
+        let r = run(&t, strategy, 2, 1000);
+        let cex = r.counterexample.clone().unwrap_or_else(|| panic!("{}", r.reason()));
+        let h = |c: usize| cex.copies[c].initial["h"].clone();
+        assert_ne!(h(0), h(1));
+    }
+}
