@@ -40,7 +40,7 @@ impl Chooser for Counting {
     fn choose(&mut self, ty: &Type, _at: Loc) -> Option<Value> {
         self.0 += 1;
         Some(match ty {
-            Type::Bool => Value::bool(self.0 % 2 == 0),
+            Type::Bool => Value::bool(self.0.is_multiple_of(2)),
             Type::Int => Value::int(self.0 % 3),
             other => Value::default_of(other),
         })
