@@ -2,7 +2,8 @@
 //! (k-safety) or ask for an ∃ witness (∀∃).
 
 use super::coverage::{Goals, Trace};
-use super::inputs::{holds, random_value};
+use super::inputs::holds;
+use super::values::Values;
 use crate::cancel::Cancel;
 use crate::interp::{run_copy, run_copy_observed, Chooser, Replay, RunEnd};
 use crate::ir::{Loc, Quantifier, Tuple, Type};
@@ -31,13 +32,14 @@ struct TestChooser<'a> {
     recorded: &'a [Value],
     next: usize,
     rng: ChaCha8Rng,
+    values: &'a Values,
 }
 
 impl Chooser for TestChooser<'_> {
     fn choose(&mut self, ty: &Type, _at: Loc) -> Option<Value> {
         let v = self.recorded.get(self.next).filter(|v| v.has_type(ty)).cloned();
         self.next += 1;
-        Some(v.unwrap_or_else(|| random_value(ty, &mut self.rng)))
+        Some(v.unwrap_or_else(|| self.values.random(ty, &mut self.rng)))
     }
 }
 
@@ -68,12 +70,13 @@ pub struct Executor<'t> {
     pub tuple: &'t Tuple,
     pub goals: &'t Goals,
     pub cancel: Cancel,
+    pub values: Values,
     exists_cache: HashMap<Vec<Value>, ExistsAnswer>,
 }
 
 impl<'t> Executor<'t> {
     pub fn new(tuple: &'t Tuple, goals: &'t Goals, cancel: Cancel) -> Executor<'t> {
-        Executor { tuple, goals, cancel, exists_cache: HashMap::new() }
+        Executor { tuple, goals, cancel, values: Values::of(tuple), exists_cache: HashMap::new() }
     }
 
     /// Runs `test`, storing the choices made back into it.
@@ -93,6 +96,7 @@ impl<'t> Executor<'t> {
                 recorded: &test.choices[j],
                 next: 0,
                 rng: ChaCha8Rng::seed_from_u64(seeds.next_u64()),
+                values: &self.values,
             };
             let mut trace = Trace::new(&self.goals.index[j], distances);
             let run =

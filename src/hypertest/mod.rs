@@ -15,6 +15,8 @@ mod coverage;
 mod exec;
 mod inputs;
 mod search;
+mod shrink;
+mod values;
 
 pub use coverage::branch_distance;
 
