@@ -1,0 +1,122 @@
+//! Mining candidate invariant atoms for one alignment, in priority order: user hints,
+//! pre/post conjuncts over modified variables, equalities of guard variables between
+//! copies, equalities of other modified variables between copies, and linear relations
+//! `a.v == k * b.v` between copies whose iteration counts differ by the factor k; then
+//! per copy the guard weakened to its closure (`x < y` gives `x <= y`) and preserved
+//! differences `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the
+//! loop point (a ghost variable, see `ghost`).
+
+use super::loops::Aligned;
+use crate::ir::{BinOp, Expr, ExprKind, Tuple, Type, VarId};
+
+/// `ghost(v)`: the ghost variable holding `v`'s value when the loops were reached.
+pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarId) -> Vec<Expr> {
+    let mut out: Vec<Expr> = Vec::new();
+    let push = |e: Expr, out: &mut Vec<Expr>| {
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    };
+    let modified: Vec<VarId> =
+        align.iter().flat_map(|al| crate::ir::modified_vars(al.body())).collect();
+    let mentions_modified = |e: &Expr| {
+        let mut hit = false;
+        e.for_each_var(&mut |v| hit |= modified.contains(&v));
+        hit
+    };
+    for h in &tuple.hints.invariants {
+        push(h.clone(), &mut out);
+    }
+    for c in tuple.pre.conjuncts().into_iter().chain(tuple.post.conjuncts()) {
+        if mentions_modified(c) && !matches!(c.kind, crate::ir::ExprKind::Bool(_)) {
+            push(c.clone(), &mut out);
+        }
+    }
+    let guard_vars = |al: &Aligned<'_>| {
+        let mut vs = Vec::new();
+        al.cond().for_each_var(&mut |v| {
+            if !vs.contains(&v) {
+                vs.push(v)
+            }
+        });
+        vs
+    };
+    let var_expr = |v: VarId| Expr::var(v, tuple.var(v).ty.clone());
+    let same_name = |x: VarId, y: VarId| {
+        let (a, b) = (tuple.var(x), tuple.var(y));
+        a.name == b.name && a.ty == b.ty
+    };
+    for (i, a) in align.iter().enumerate() {
+        for b in &align[i + 1..] {
+            for x in guard_vars(a) {
+                for y in guard_vars(b) {
+                    if same_name(x, y) {
+                        push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
+                    }
+                }
+            }
+        }
+    }
+    for (i, a) in align.iter().enumerate() {
+        for b in &align[i + 1..] {
+            let (ma, mb) = (crate::ir::modified_vars(a.body()), crate::ir::modified_vars(b.body()));
+            for &x in &ma {
+                for &y in &mb {
+                    if same_name(x, y) {
+                        push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
+                    }
+                }
+            }
+            // a runs k times as often as b: counters and accumulators scale by k.
+            for (p, q, mp, mq) in [(a, b, &ma, &mb), (b, a, &mb, &ma)] {
+                if q.count == 0 || p.count <= q.count || p.count % q.count != 0 {
+                    continue;
+                }
+                let k = p.count / q.count;
+                for &x in mp.iter() {
+                    for &y in mq.iter() {
+                        if same_name(x, y) && tuple.var(x).ty == Type::Int {
+                            let scaled =
+                                Expr::binary(crate::ir::BinOp::Mul, Expr::int(k), var_expr(y));
+                            push(Expr::eq(var_expr(x), scaled), &mut out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for al in align {
+        for c in al.cond().conjuncts() {
+            if let ExprKind::Binary(op, a, b) = &c.kind {
+                let closed = match op {
+                    BinOp::Lt => Some(BinOp::Le),
+                    BinOp::Gt => Some(BinOp::Ge),
+                    _ => None,
+                };
+                if let (Some(op), true) = (closed, a.ty == Type::Int) {
+                    push(Expr::binary(op, (**a).clone(), (**b).clone()), &mut out);
+                }
+            }
+        }
+    }
+    // Preserved differences matter for loops that run alone (their partner copies are
+    // not there to relate to); for aligned loops they only cost queries.
+    for al in align.iter().filter(|_| align.len() == 1) {
+        let ints: Vec<VarId> = crate::ir::modified_vars(al.body())
+            .into_iter()
+            .filter(|v| tuple.var(*v).ty == Type::Int)
+            .collect();
+        for (i, &x) in ints.iter().enumerate() {
+            for &y in &ints[i + 1..] {
+                let now = Expr::binary(BinOp::Sub, var_expr(x), var_expr(y));
+                let old = Expr::binary(
+                    BinOp::Sub,
+                    Expr::var(ghost(x), Type::Int),
+                    Expr::var(ghost(y), Type::Int),
+                );
+                push(Expr::eq(now, old), &mut out);
+            }
+        }
+    }
+    out
+}
