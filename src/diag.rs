@@ -1,6 +1,9 @@
 //! Diagnostics for bad input: every error carries its file, a labelled span and, where
 //! it helps, a hint. Rendered fancy (miette), short (`path:line:col: error: message`,
-//! codespan-reporting) or as JSON lines. (Stub: the foundation issue implements it.)
+//! codespan-reporting) or as JSON lines.
+
+use crate::ir::Loc;
+use std::ops::Range;
 
 /// How diagnostics are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -14,26 +17,300 @@ pub enum DiagStyle {
     Json,
 }
 
+/// One error, pointing into the source by byte offsets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub message: String,
+    /// Byte range in the source (may be empty: a position).
+    pub span: Range<usize>,
+    /// Text under the primary span ("not declared", "expected `;`").
+    pub label: Option<String>,
+    /// What the user can do ("did you mean `h`?").
+    pub hint: Option<String>,
+    /// Secondary spans with their labels ("first declared here").
+    pub related: Vec<(Range<usize>, String)>,
+}
+
+impl Diagnostic {
+    pub fn new(message: impl Into<String>, span: Range<usize>) -> Diagnostic {
+        Diagnostic { message: message.into(), span, label: None, hint: None, related: Vec::new() }
+    }
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = Some(label.into());
+        self
+    }
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hint = Some(hint.into());
+        self
+    }
+    pub fn with_hint_opt(mut self, hint: Option<String>) -> Diagnostic {
+        self.hint = hint;
+        self
+    }
+    pub fn with_related(mut self, span: Range<usize>, label: impl Into<String>) -> Diagnostic {
+        self.related.push((span, label.into()));
+        self
+    }
+}
+
+/// Byte offset → line and column (1-based, columns counted in characters).
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+    /// The line and column of byte `offset` in `text` (clamped to the text).
+    pub fn loc(&self, text: &str, offset: usize) -> Loc {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let col = text[self.starts[line]..offset].chars().count();
+        Loc { line: line as u32 + 1, col: col as u32 + 1 }
+    }
+}
+
 /// All errors found in one file.
 #[derive(Clone, Debug)]
 pub struct Diagnostics {
     pub file: String,
+    /// One line per error, `line:col: message` (for reports that want plain text).
     pub messages: Vec<String>,
+    /// The errors with spans, in source order.
+    pub items: Vec<Diagnostic>,
+    /// The source text the spans point into (invalid UTF-8 replaced by U+FFFD).
+    pub source: String,
 }
 
 impl Diagnostics {
+    /// Errors of `file`, whose text is `source`. Sorts by position and drops duplicates
+    /// (a shorthand expands one bad name into several references).
+    pub fn new(file: &str, source: &str, mut items: Vec<Diagnostic>) -> Diagnostics {
+        items.sort_by_key(|d| (d.span.start, d.span.end));
+        items.dedup_by(|a, b| a.span == b.span && a.message == b.message);
+        let index = LineIndex::new(source);
+        let messages = items
+            .iter()
+            .map(|d| format!("{}: {}", index.loc(source, d.span.start), d.message))
+            .collect();
+        Diagnostics { file: file.to_string(), messages, items, source: source.to_string() }
+    }
     /// A file that could not be read.
     pub fn io(file: &str, err: &std::io::Error) -> Diagnostics {
-        Diagnostics { file: file.to_string(), messages: vec![format!("cannot read {file}: {err}")] }
+        let message = format!("cannot read {file}: {err}");
+        Diagnostics {
+            file: file.to_string(),
+            messages: vec![message.clone()],
+            items: vec![Diagnostic::new(message, 0..0)],
+            source: String::new(),
+        }
     }
     pub fn len(&self) -> usize {
-        self.messages.len()
+        self.items.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.messages.is_empty()
+        self.items.is_empty()
     }
-    /// Renders every diagnostic in the given style.
-    pub fn render(&self, _style: DiagStyle) -> String {
-        self.messages.iter().map(|m| format!("{}: error: {m}\n", self.file)).collect()
+    /// Line and column of the start and end of each diagnostic's span.
+    pub fn positions(&self) -> Vec<(Loc, Loc)> {
+        let index = LineIndex::new(&self.source);
+        self.items
+            .iter()
+            .map(|d| (index.loc(&self.source, d.span.start), index.loc(&self.source, d.span.end)))
+            .collect()
+    }
+    /// Renders every diagnostic in the given style (without colours).
+    pub fn render(&self, style: DiagStyle) -> String {
+        self.render_colored(style, false)
+    }
+    /// Renders every diagnostic; `color` enables ANSI colours in the fancy style.
+    pub fn render_colored(&self, style: DiagStyle, color: bool) -> String {
+        match style {
+            DiagStyle::Fancy => self.render_fancy(color),
+            DiagStyle::Short => self.render_short(),
+            DiagStyle::Json => self.render_json(),
+        }
+    }
+
+    fn render_fancy(&self, color: bool) -> String {
+        use miette::{GraphicalReportHandler, GraphicalTheme};
+        let theme =
+            if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+        let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+        let mut out = String::new();
+        for (i, d) in self.items.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            let report = FancyReport { file: &self.file, source: &self.source, diag: d };
+            if handler.render_report(&mut out, &report).is_err() {
+                out.push_str(&format!("{}: error: {}\n", self.file, d.message));
+            }
+        }
+        out
+    }
+
+    fn render_short(&self) -> String {
+        use codespan_reporting::diagnostic::{Diagnostic as CsDiag, Label};
+        use codespan_reporting::files::SimpleFile;
+        use codespan_reporting::term::{self, termcolor::NoColor, Config, DisplayStyle};
+        let file = SimpleFile::new(self.file.as_str(), self.source.as_str());
+        let config = Config { display_style: DisplayStyle::Short, ..Config::default() };
+        let mut buf = NoColor::new(Vec::new());
+        for d in &self.items {
+            let span = clamp(&self.source, &d.span);
+            let diag = CsDiag::error()
+                .with_message(&d.message)
+                .with_labels(vec![Label::primary((), span)]);
+            if term::emit(&mut buf, &config, &file, &diag).is_err() {
+                let loc = LineIndex::new(&self.source).loc(&self.source, d.span.start);
+                buf.get_mut()
+                    .extend(format!("{}:{}: error: {}\n", self.file, loc, d.message).into_bytes());
+            }
+        }
+        String::from_utf8_lossy(&buf.into_inner()).into_owned()
+    }
+
+    fn render_json(&self) -> String {
+        let mut out = String::new();
+        for (d, (start, end)) in self.items.iter().zip(self.positions()) {
+            let value = serde_json::json!({
+                "file": self.file,
+                "line": start.line,
+                "column": start.col,
+                "end": { "line": end.line, "column": end.col },
+                "message": d.message,
+                "label": d.label,
+                "hint": d.hint,
+            });
+            out.push_str(&value.to_string());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// `span` limited to `text` and to character boundaries (renderers index by it).
+fn clamp(text: &str, span: &Range<usize>) -> Range<usize> {
+    let fix = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let start = fix(span.start);
+    start..fix(span.end).max(start)
+}
+
+/// One diagnostic as a miette report, for the graphical handler.
+struct FancyReport<'a> {
+    file: &'a str,
+    source: &'a str,
+    diag: &'a Diagnostic,
+}
+
+impl std::fmt::Debug for FancyReport<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.diag.message)
+    }
+}
+
+impl std::fmt::Display for FancyReport<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.diag.message)
+    }
+}
+
+impl std::error::Error for FancyReport<'_> {}
+
+impl miette::Diagnostic for FancyReport<'_> {
+    fn help<'b>(&'b self) -> Option<Box<dyn std::fmt::Display + 'b>> {
+        self.diag.hint.as_ref().map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        if self.source.is_empty() {
+            None
+        } else {
+            Some(self as &dyn miette::SourceCode)
+        }
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        if self.source.is_empty() {
+            return None;
+        }
+        let span = |r: &Range<usize>| {
+            let r = clamp(self.source, r);
+            miette::SourceSpan::new(r.start.into(), r.end - r.start)
+        };
+        let primary = miette::LabeledSpan::new_primary_with_span(
+            Some(self.diag.label.clone().unwrap_or_else(|| "here".to_string())),
+            span(&self.diag.span),
+        );
+        let related = self
+            .diag
+            .related
+            .iter()
+            .map(move |(r, l)| miette::LabeledSpan::new_with_span(Some(l.clone()), span(r)));
+        Some(Box::new(std::iter::once(primary).chain(related)))
+    }
+}
+
+impl miette::SourceCode for FancyReport<'_> {
+    fn read_span<'b>(
+        &'b self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'b> + 'b>, miette::MietteError> {
+        let inner = self.source.read_span(span, context_lines_before, context_lines_after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.file.to_string(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            inner.column(),
+            inner.line_count(),
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_index_counts_characters() {
+        let text = "ab\nçd x\n";
+        let index = LineIndex::new(text);
+        assert_eq!(index.loc(text, 0), Loc { line: 1, col: 1 });
+        assert_eq!(index.loc(text, 3), Loc { line: 2, col: 1 });
+        // `x` is after a two-byte character: column 4, byte 7.
+        assert_eq!(index.loc(text, 7), Loc { line: 2, col: 4 });
+        assert_eq!(index.loc(text, 100), Loc { line: 3, col: 1 });
+    }
+
+    #[test]
+    fn short_and_json_styles_carry_positions() {
+        let d = Diagnostics::new(
+            "t.fe",
+            "program p {\n  x = 1;\n}\n",
+            vec![Diagnostic::new("unknown variable `x`", 14..15).with_hint("declare it")],
+        );
+        assert_eq!(d.render(DiagStyle::Short), "t.fe:2:3: error: unknown variable `x`\n");
+        let json: serde_json::Value =
+            serde_json::from_str(d.render(DiagStyle::Json).trim()).unwrap();
+        assert_eq!(json["line"], 2);
+        assert_eq!(json["column"], 3);
+        assert_eq!(json["end"]["column"], 4);
+        assert_eq!(json["hint"], "declare it");
+        assert!(d.render(DiagStyle::Fancy).contains("unknown variable `x`"));
     }
 }

@@ -1,8 +1,13 @@
 //! The front end's one entry point: source bytes → checked [`Module`] or diagnostics.
-//! (Stub: the foundation issue implements parsing and checking.)
+//!
+//! Steps: UTF-8 check, format detection, a lexical nesting pre-scan, pest, AST
+//! building, checking. Parsing runs on a thread with a large stack, so that no input
+//! can overflow it even in unoptimised builds; the pre-scan and the builders bound the
+//! nesting depth anyway (`ir::MAX_DEPTH`).
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::ir::Module;
+use crate::syntax::{self, Format};
 use std::path::Path;
 
 /// Which input language a file is in.
@@ -17,6 +22,9 @@ pub enum InputFormat {
     Forex,
 }
 
+/// Stack size of the parsing thread.
+const PARSE_STACK: usize = 256 << 20;
+
 /// Reads, parses and checks one file. `name` is how reports and diagnostics name it.
 pub fn load_file(path: &Path, format: InputFormat) -> Result<Module, Diagnostics> {
     let name = path.display().to_string();
@@ -27,6 +35,66 @@ pub fn load_file(path: &Path, format: InputFormat) -> Result<Module, Diagnostics
 }
 
 /// Parses and checks source text (any bytes: invalid UTF-8 is a diagnostic).
-pub fn load_source(name: &str, _bytes: &[u8], _format: InputFormat) -> Result<Module, Diagnostics> {
-    Err(Diagnostics::io(name, &std::io::Error::other("the front end is not implemented yet")))
+pub fn load_source(name: &str, bytes: &[u8], format: InputFormat) -> Result<Module, Diagnostics> {
+    let (owned_name, owned_bytes) = (name.to_string(), bytes.to_vec());
+    let worker = std::thread::Builder::new()
+        .name("forex-parse".into())
+        .stack_size(PARSE_STACK)
+        .spawn(move || load_inline(&owned_name, &owned_bytes, format));
+    match worker {
+        Ok(handle) => handle.join().unwrap_or_else(|_| {
+            let text = String::from_utf8_lossy(bytes);
+            Err(Diagnostics::new(
+                name,
+                &text,
+                vec![Diagnostic::new(
+                    "internal error in the front end (please report this input)",
+                    0..0,
+                )],
+            ))
+        }),
+        // No thread available: parse here (the depth limits still hold).
+        Err(_) => load_inline(name, bytes, format),
+    }
+}
+
+/// [`load_source`] on the current thread.
+pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Module, Diagnostics> {
+    let src = match std::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let lossy = String::from_utf8_lossy(bytes);
+            let d = Diagnostic::new(
+                format!("the file is not valid UTF-8 (byte 0x{:02x} at offset {at})", bytes[at]),
+                at..at + 1,
+            )
+            .with_label("invalid byte")
+            .with_hint("save the file as UTF-8");
+            return Err(Diagnostics::new(name, &lossy, vec![d]));
+        }
+    };
+    let fmt = match format {
+        InputFormat::Fe => Format::Fe,
+        InputFormat::Forex => Format::Forex,
+        InputFormat::Auto if syntax::looks_like_forex(src) => Format::Forex,
+        InputFormat::Auto => Format::Fe,
+    };
+    let stem = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned());
+    let stem = stem.unwrap_or_else(|| "tuple".to_string());
+    let (ast, mut diags) = syntax::parse(src, fmt, &stem);
+    let Some(ast) = ast else { return Err(Diagnostics::new(name, src, diags)) };
+    if fmt == Format::Fe && ast.programs.is_empty() && ast.tuples.is_empty() && diags.is_empty() {
+        let d = Diagnostic::new("the file defines no programs and no tuples", 0..0)
+            .with_label("empty")
+            .with_hint("a .fe file holds `program name { … }` and `tuple name { … }` definitions");
+        return Err(Diagnostics::new(name, src, vec![d]));
+    }
+    let (module, check_diags) = crate::check::check(&ast, name, src, fmt == Format::Forex);
+    diags.extend(check_diags);
+    if diags.is_empty() {
+        Ok(module)
+    } else {
+        Err(Diagnostics::new(name, src, diags))
+    }
 }

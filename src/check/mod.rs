@@ -1,1 +1,372 @@
 //! The checker: name resolution and types, syntax tree → IR.
+//!
+//! Programs are checked first (declarations, declared-before-use, statement types,
+//! loop numbering), then tuples (copies, `copy.var` references, formula types). All
+//! errors of a file are collected; the module is only returned when there are none.
+
+mod expr;
+
+use crate::diag::{Diagnostic, LineIndex};
+use crate::ir::{
+    self, BoundId, Hints, Loc, LoopId, Module, Quantifier, Stmt, Type, VarDecl, VarId,
+};
+use crate::syntax::ast::{self, Span};
+use expr::Scope;
+use std::collections::HashMap;
+
+pub use expr::bv_example;
+
+pub struct Checker<'a> {
+    src: &'a str,
+    lines: LineIndex,
+    file: &'a str,
+    /// The file is in the ForEx format (messages name variables `x_0`).
+    forex: bool,
+    pub diags: Vec<Diagnostic>,
+    /// Quantified variables in scope, innermost last.
+    bound: Vec<(String, BoundId, Type)>,
+    next_bound: u32,
+    next_loop: u32,
+}
+
+/// Checks a parsed file. `file` names it in the tuples (`Tuple::file`); `src` is its
+/// text (for line/column). Returns the module and every error found.
+pub fn check(
+    file_ast: &ast::File,
+    file: &str,
+    src: &str,
+    forex: bool,
+) -> (Module, Vec<Diagnostic>) {
+    let mut c = Checker {
+        src,
+        lines: LineIndex::new(src),
+        file,
+        forex,
+        diags: Vec::new(),
+        bound: Vec::new(),
+        next_bound: 0,
+        next_loop: 0,
+    };
+    let mut module = Module::default();
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for p in &file_ast.programs {
+        if let Some(first) = seen.get(p.name.name.as_str()) {
+            c.diags.push(
+                Diagnostic::new(
+                    format!("program `{}` is defined twice", p.name.name),
+                    p.name.span.clone(),
+                )
+                .with_label("second definition")
+                .with_related(first.clone(), "first definition")
+                .with_hint("rename one of them"),
+            );
+            continue;
+        }
+        seen.insert(&p.name.name, p.name.span.clone());
+        module.programs.push(c.program(p));
+    }
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for t in &file_ast.tuples {
+        if let Some(first) = seen.get(t.name.name.as_str()) {
+            c.diags.push(
+                Diagnostic::new(
+                    format!("tuple `{}` is defined twice", t.name.name),
+                    t.name.span.clone(),
+                )
+                .with_label("second definition")
+                .with_related(first.clone(), "first definition")
+                .with_hint("rename one of them"),
+            );
+            continue;
+        }
+        seen.insert(&t.name.name, t.name.span.clone());
+        if let Some(t) = c.tuple(t, &module) {
+            module.tuples.push(t);
+        }
+    }
+    (module, c.diags)
+}
+
+/// The candidate closest to `name` by edit distance, if close enough to be a typo.
+pub fn suggest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+impl Checker<'_> {
+    fn loc(&self, span: &Span) -> Loc {
+        self.lines.loc(self.src, span.start)
+    }
+
+    fn ty(&mut self, t: &ast::Ty) -> Option<Type> {
+        Some(match &t.kind {
+            ast::TyKind::Int => Type::Int,
+            ast::TyKind::Bool => Type::Bool,
+            ast::TyKind::Bv(w) => Type::Bv(*w),
+            ast::TyKind::Array(e) => Type::Array(Box::new(self.ty(e)?)),
+        })
+    }
+
+    fn program(&mut self, p: &ast::Program) -> ir::Program {
+        let mut vars: Vec<VarDecl> = Vec::new();
+        let mut table: HashMap<String, (VarId, Type, Span)> = HashMap::new();
+        for item in &p.items {
+            let ast::BodyItem::Decl(d) = item else { continue };
+            let Some(ty) = self.ty(&d.ty) else { continue };
+            for n in &d.names {
+                if let Some((_, _, first)) = table.get(&n.name) {
+                    self.diags.push(
+                        Diagnostic::new(format!("`{}` is declared twice", n.name), n.span.clone())
+                            .with_label("second declaration")
+                            .with_related(first.clone(), "first declaration")
+                            .with_hint("remove one declaration or rename the variable"),
+                    );
+                    continue;
+                }
+                let id = VarId(vars.len() as u32);
+                table.insert(n.name.clone(), (id, ty.clone(), n.span.clone()));
+                vars.push(VarDecl { name: n.name.clone(), ty: ty.clone(), loc: self.loc(&n.span) });
+            }
+        }
+        self.next_loop = 0;
+        let mut body = Vec::new();
+        for item in &p.items {
+            if let ast::BodyItem::Stmt(s) = item {
+                if let Some(s) = self.stmt(s, &table) {
+                    body.push(s);
+                }
+            }
+        }
+        ir::Program { name: p.name.name.clone(), vars, body, loc: self.loc(&p.span) }
+    }
+
+    fn block(
+        &mut self,
+        b: &[ast::Stmt],
+        table: &HashMap<String, (VarId, Type, Span)>,
+    ) -> Vec<Stmt> {
+        b.iter().filter_map(|s| self.stmt(s, table)).collect()
+    }
+
+    fn stmt(
+        &mut self,
+        s: &ast::Stmt,
+        table: &HashMap<String, (VarId, Type, Span)>,
+    ) -> Option<Stmt> {
+        use ast::StmtKind as S;
+        let loc = self.loc(&s.span);
+        let sc = Scope::Program { vars: table, at: s.span.start };
+        match &s.kind {
+            S::Skip => Some(Stmt::Skip),
+            S::Assign { target, value } => {
+                let v = self.expr(value, &sc);
+                let hint_ty = v.as_ref().map(|v| v.ty.to_string()).unwrap_or_else(|| "int".into());
+                let (var, ty) = self.program_var(
+                    table,
+                    s.span.start + 1,
+                    &target.name,
+                    &target.span,
+                    &hint_ty,
+                )?;
+                let v = v?;
+                if v.ty != ty {
+                    return self.mismatch(&target.name, &ty, &v.ty, &value.span);
+                }
+                Some(Stmt::Assign { var, value: v, loc })
+            }
+            S::Store { target, index, value } => {
+                let (i, v) = (self.expr(index, &sc), self.expr(value, &sc));
+                let (array, ty) =
+                    self.program_var(table, s.span.start + 1, &target.name, &target.span, "int[]")?;
+                let (i, v) = (i?, v?);
+                let Type::Array(elem) = &ty else {
+                    return self.fail(
+                        Diagnostic::new(
+                            format!("`{}` is not an array (it is {ty})", target.name),
+                            target.span.clone(),
+                        )
+                        .with_label(format!("this is {ty}"))
+                        .with_hint("only arrays (`int[] a;`) can be stored into with `a[i] = e;`"),
+                    );
+                };
+                self.expect(&i, &index.span, &Type::Int, "an array index")?;
+                if &v.ty != elem.as_ref() {
+                    return self.mismatch(&format!("{}[…]", target.name), elem, &v.ty, &value.span);
+                }
+                Some(Stmt::Store { array, index: i, value: v, loc })
+            }
+            S::Havoc { target } => {
+                let (var, _) =
+                    self.program_var(table, s.span.start + 1, &target.name, &target.span, "int")?;
+                Some(Stmt::Havoc { var, loc })
+            }
+            S::Assume(c) => {
+                let c2 = self.expr(c, &sc)?;
+                self.expect(&c2, &c.span, &Type::Bool, "an `assume` condition")?;
+                Some(Stmt::Assume { cond: c2, loc })
+            }
+            S::If { cond, then_branch, else_branch } => {
+                let c2 = match cond {
+                    Some(c) => {
+                        let c2 = self.expr(c, &sc);
+                        c2.and_then(|c2| {
+                            self.expect(&c2, &c.span, &Type::Bool, "an `if` condition").map(|_| c2)
+                        })
+                    }
+                    None => None,
+                };
+                let then_branch = self.block(then_branch, table);
+                let else_branch = self.block(else_branch, table);
+                match (cond, c2) {
+                    (None, _) => Some(Stmt::IfStar { then_branch, else_branch, loc }),
+                    (Some(_), Some(cond)) => Some(Stmt::If { cond, then_branch, else_branch, loc }),
+                    (Some(_), None) => None,
+                }
+            }
+            S::While { cond, body } => {
+                // Loops are numbered in source order: a loop before the loops inside it.
+                let id = LoopId(self.next_loop);
+                self.next_loop += 1;
+                let c2 = self.expr(cond, &sc);
+                let c2 = c2.and_then(|c2| {
+                    self.expect(&c2, &cond.span, &Type::Bool, "a `while` condition").map(|_| c2)
+                });
+                let body = self.block(body, table);
+                Some(Stmt::While { id, cond: c2?, body, loc })
+            }
+        }
+    }
+
+    fn mismatch<T>(&mut self, target: &str, want: &Type, found: &Type, span: &Span) -> Option<T> {
+        let hint = match (want, found) {
+            (Type::Bv(w), Type::Int) => {
+                format!("write a bit-vector literal such as `{}`", bv_example(*w))
+            }
+            (Type::Bv(_), Type::Bv(_)) => {
+                "extract bits with `[hi:lo]`; forex has no implicit width conversions".into()
+            }
+            _ => "forex has no implicit conversions".into(),
+        };
+        self.fail(
+            Diagnostic::new(
+                format!("cannot assign a {found} value to `{target}` of type {want}"),
+                span.clone(),
+            )
+            .with_label(format!("this is {found}"))
+            .with_hint(hint),
+        )
+    }
+
+    fn tuple(&mut self, t: &ast::Tuple, module: &Module) -> Option<ir::Tuple> {
+        let mut tuple = ir::Tuple {
+            name: t.name.name.clone(),
+            file: self.file.to_string(),
+            loc: self.loc(&t.span),
+            copies: Vec::new(),
+            vars: Vec::new(),
+            pre: ir::Expr::bool(true),
+            post: ir::Expr::bool(true),
+            hints: Hints::default(),
+        };
+        let mut copies: HashMap<String, usize> = HashMap::new();
+        let mut spans: HashMap<String, Span> = HashMap::new();
+        let mut broken: Vec<String> = Vec::new();
+        let mut ok = true;
+        // ∀ copies first, then ∃ copies, each in source order.
+        let ordered = t
+            .copies
+            .iter()
+            .filter(|c| c.quantifier == Quantifier::Forall)
+            .chain(t.copies.iter().filter(|c| c.quantifier == Quantifier::Exists));
+        for c in ordered {
+            if let Some(first) = spans.get(&c.name.name) {
+                self.diags.push(
+                    Diagnostic::new(
+                        format!("copy `{}` is declared twice", c.name.name),
+                        c.name.span.clone(),
+                    )
+                    .with_label("second copy")
+                    .with_related(first.clone(), "first copy")
+                    .with_hint("give each copy its own name, e.g. `forall a: p, b: p;`"),
+                );
+                ok = false;
+                continue;
+            }
+            spans.insert(c.name.name.clone(), c.name.span.clone());
+            let Some(program) = module.program(&c.program.name) else {
+                let hint =
+                    match suggest(&c.program.name, module.programs.iter().map(|p| p.name.as_str()))
+                    {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!("define it with `program {} {{ … }}`", c.program.name),
+                    };
+                self.diags.push(
+                    Diagnostic::new(
+                        format!("unknown program `{}`", c.program.name),
+                        c.program.span.clone(),
+                    )
+                    .with_label("no such program")
+                    .with_hint(hint),
+                );
+                ok = false;
+                broken.push(c.name.name.clone());
+                continue;
+            };
+            let k = tuple.add_copy(&c.name.name, program, c.quantifier);
+            copies.insert(c.name.name.clone(), k);
+        }
+        if t.copies.is_empty() {
+            self.diags.push(
+                Diagnostic::new(
+                    format!("tuple `{}` has no copies", t.name.name),
+                    t.name.span.clone(),
+                )
+                .with_label("no `forall` or `exists` line")
+                .with_hint("add a line such as `forall a: p, b: p;`"),
+            );
+            ok = false;
+        }
+        self.next_bound = 0;
+        let sc = Scope::Tuple { tuple: &tuple, copies: &copies, broken: &broken };
+        let formula = |c: &mut Self, e: &ast::Expr, what: &str| -> Option<ir::Expr> {
+            let e2 = c.expr(e, &sc)?;
+            c.expect(&e2, &e.span, &Type::Bool, what)?;
+            Some(e2)
+        };
+        let pre = t.pre.as_ref().map(|e| formula(self, e, "a precondition"));
+        let post = t.post.as_ref().map(|e| formula(self, e, "a postcondition"));
+        let invariants: Vec<_> =
+            t.invariants.iter().map(|e| formula(self, e, "an invariant hint")).collect();
+        for (copy, var) in &t.mentions {
+            let e = ast::Expr::copy_var(copy.clone(), var.clone());
+            ok &= self.expr(&e, &sc).is_some();
+        }
+        tuple.pre = pre.unwrap_or(Some(ir::Expr::bool(true)))?;
+        tuple.post = post??;
+        tuple.hints.invariants = invariants.into_iter().collect::<Option<Vec<_>>>()?;
+        tuple.hints.align = t.align.as_ref().map(|a| a.0);
+        tuple.hints.min_conjuncts = t.min_conjuncts.as_ref().map(|a| a.0);
+        tuple.hints.max_conjuncts = t.max_conjuncts.as_ref().map(|a| a.0);
+        ok.then_some(tuple)
+    }
+}

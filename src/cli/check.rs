@@ -24,7 +24,31 @@ pub struct CheckArgs {
     pub diagnostics: Option<DiagStyle>,
 }
 
-pub fn main(_args: CheckArgs) -> i32 {
-    eprintln!("forex check: not implemented yet");
-    3
+pub fn main(args: CheckArgs) -> i32 {
+    use std::io::IsTerminal;
+    let tty = std::io::stderr().is_terminal();
+    let style = args.diagnostics.unwrap_or(if tty { DiagStyle::Fancy } else { DiagStyle::Short });
+    let mut code = 0;
+    for path in &args.files {
+        match crate::frontend::load_file(path, args.format) {
+            Ok(module) => println!("{}: ok ({})", path.display(), summary(&module)),
+            Err(diags) => {
+                code = 3;
+                let n = diags.len();
+                println!("{}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
+                eprint!("{}", diags.render_colored(style, tty));
+            }
+        }
+    }
+    code
+}
+
+/// `1 program, 2 tuples`.
+fn summary(module: &crate::ir::Module) -> String {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "{}, {}",
+        plural(module.programs.len(), "program"),
+        plural(module.tuples.len(), "tuple")
+    )
 }
