@@ -11,7 +11,7 @@ use crate::cancel::Cancel;
 use crate::ir::{Expr, Tuple};
 use crate::smt::encode::{encode_bool, value_term};
 use crate::value::Value;
-use z3::ast::Bool;
+use z3::ast::{Ast, Bool};
 use z3::{SatResult, Solver};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,8 +71,19 @@ pub fn exists_run_with(
                 Flow::Continue
             }
             End::Finished => {
-                let q = encode_bool(post, &|v| path.env[&v].clone());
-                match ctx.check(&[q]) {
+                let q = encode_bool(post, &|v| path.env[&v].clone()).simplify();
+                // With concrete values and no ∃ choices, post is decided without a solver.
+                let decided = match q.as_bool() {
+                    Some(b) if path.pc.is_empty() => {
+                        if b {
+                            SatResult::Sat
+                        } else {
+                            SatResult::Unsat
+                        }
+                    }
+                    _ => ctx.check(&[q]),
+                };
+                match decided {
                     SatResult::Sat => {
                         witness = true;
                         Flow::Stop

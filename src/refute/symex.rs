@@ -12,6 +12,7 @@
 use crate::cancel::Cancel;
 use crate::ir::{Loc, Quantifier, Stmt, Tuple, Type, VarId};
 use crate::smt::encode::{encode, encode_bool, fresh};
+use std::time::{Duration, Instant};
 use z3::ast::{Array, Ast, Bool, Dynamic};
 use z3::{Params, SatResult, Solver};
 
@@ -65,11 +66,14 @@ pub struct Ctx<'s> {
     pub queries: u64,
     /// Set when exploration stopped because `cancel` fired.
     pub cancelled: bool,
+    /// When the solver's timeout was last set (setting parameters is not free: Z3
+    /// looks them up under a global lock).
+    timeout_set: Option<Instant>,
 }
 
 impl<'s> Ctx<'s> {
     pub fn new(solver: &'s Solver, cancel: &'s Cancel, bound: u32) -> Self {
-        Ctx { solver, cancel, bound, queries: 0, cancelled: false }
+        Ctx { solver, cancel, bound, queries: 0, cancelled: false, timeout_set: None }
     }
 
     /// Checks the solver's assertions plus `extra`, under the cancel token's deadline.
@@ -78,7 +82,9 @@ impl<'s> Ctx<'s> {
             self.cancelled = true;
             return SatResult::Unknown;
         }
-        if let Some(left) = self.cancel.remaining() {
+        let stale = self.timeout_set.is_none_or(|t| t.elapsed() > Duration::from_millis(100));
+        if let Some(left) = self.cancel.remaining().filter(|_| stale) {
+            self.timeout_set = Some(Instant::now());
             let mut p = Params::new();
             p.set_u32("timeout", left.as_millis().clamp(1, u32::MAX as u128) as u32);
             self.solver.set_params(&p);
