@@ -2,3 +2,4 @@
 //! the ∀∃∀ query builder with its cache and limits.
 
 pub mod encode;
+pub mod query;

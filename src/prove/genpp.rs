@@ -1,0 +1,389 @@
+//! genpp: parametric strongest postconditions over all copies at once (DESIGN.md §2).
+//!
+//! A configuration holds, per copy, the statements still to run, and one symbolic state
+//! for the whole tuple. Loop-free `if`s are joined on the spot (ite terms); `if`s whose
+//! branches contain loops split the configuration (∀ copies) or commit to one branch
+//! under a restriction (∃ copies), so that loops inside branches can still be aligned
+//! with the other copies' loops.
+
+use super::state::{Acc, Kind, Scope, SymState, Syms};
+use crate::cancel::Cancel;
+use crate::ir::{Expr, Quantifier, Stmt, Tuple, Type};
+use crate::smt::query::{Answer, QueryEngine};
+use crate::verdict::LoopPointProof;
+use z3::ast::{Array, Bool};
+
+/// One step still to take in a copy.
+#[derive(Clone, Copy)]
+pub enum Item<'t> {
+    S(&'t Stmt),
+    /// Between repetitions of an aligned body: the guard must hold again.
+    Guard(&'t Expr),
+}
+
+#[derive(Clone)]
+pub struct Cfg<'t> {
+    pub conts: Vec<im::Vector<Item<'t>>>,
+    pub st: SymState,
+    /// Iterations of ∃-only loops unrolled on this path so far.
+    pub unrolled: u32,
+}
+
+/// What must hold when every copy has finished.
+pub enum End {
+    Post,
+    /// Consecution: the candidate's conjuncts, evaluated in the final state.
+    Inv(Vec<Expr>),
+}
+
+/// Why an attempt failed.
+#[derive(Clone, Debug)]
+pub struct Fail {
+    /// The solver answered unknown (or time ran out), as opposed to "invalid".
+    pub unknown: bool,
+    pub msg: String,
+}
+
+impl Fail {
+    pub fn invalid(msg: impl Into<String>) -> Fail {
+        Fail { unknown: false, msg: msg.into() }
+    }
+}
+
+pub type Res<T> = Result<T, Fail>;
+
+pub struct Prover<'t> {
+    pub tuple: &'t Tuple,
+    pub syms: Syms,
+    pub smt: QueryEngine,
+    pub cancel: Cancel,
+    pub candidates: u64,
+    pub obligations: u64,
+    pub proof: Vec<LoopPointProof>,
+    /// The most informative failure seen so far (for the `unknown` reason).
+    pub closest: Option<String>,
+    pub saw_unknown: Option<String>,
+}
+
+/// Largest number of ∃-only loop iterations unrolled on one path.
+const MAX_UNROLL: u32 = 3;
+
+impl<'t> Prover<'t> {
+    pub fn quantifier(&self, copy: usize) -> Quantifier {
+        self.tuple.copies[copy].quantifier
+    }
+
+    /// Checks the conjunction `acc` as a query of `scope`.
+    pub fn check(&mut self, acc: &Acc, scope: Scope, what: &str) -> Res<()> {
+        if self.cancel.is_cancelled() {
+            return Err(Fail { unknown: true, msg: "the time limit was reached".into() });
+        }
+        let parts: Vec<Bool> = acc.iter().cloned().collect();
+        let phi = Bool::and(&parts);
+        let known = self.syms.inner_since(scope.floor);
+        let syms = &self.syms;
+        let answer = self.smt.valid(&phi, &|c| syms.class(scope.floor, c), &known);
+        match answer {
+            Answer::Valid => {
+                self.obligations += 1;
+                Ok(())
+            }
+            Answer::Invalid => Err(Fail::invalid(what.to_string())),
+            Answer::Unknown(why) => {
+                self.saw_unknown = Some(why.clone());
+                Err(Fail { unknown: true, msg: format!("{what}: {why}") })
+            }
+        }
+    }
+
+    /// Adds "on this path, `goal`" to `acc` and checks it.
+    pub fn oblige(
+        &mut self,
+        acc: &mut Acc,
+        st: &SymState,
+        goal: &Bool,
+        scope: Scope,
+        what: &str,
+    ) -> Res<()> {
+        acc.push_back(st.implies(goal));
+        self.check(acc, scope, what)
+    }
+
+    /// Runs a configuration to its end, handling loop points on the way.
+    pub fn run(&mut self, mut cfg: Cfg<'t>, mut acc: Acc, scope: Scope, end: &End) -> Res<Acc> {
+        loop {
+            if self.cancel.is_cancelled() {
+                return Err(Fail { unknown: true, msg: "the time limit was reached".into() });
+            }
+            let ready = (0..cfg.conts.len()).find(|&i| match cfg.conts[i].front() {
+                Some(Item::S(Stmt::While { .. })) | None => false,
+                Some(_) => true,
+            });
+            let Some(i) = ready else {
+                if cfg.conts.iter().all(|c| c.is_empty()) {
+                    return self.finish(cfg, acc, scope, end);
+                }
+                return self.loop_point(cfg, acc, scope, end);
+            };
+            let item = cfg.conts[i].pop_front().expect("ready copy has a next item");
+            match item {
+                Item::Guard(g) => {
+                    let g = cfg.st.eval_bool(g);
+                    self.oblige(
+                        &mut acc,
+                        &cfg.st,
+                        &g,
+                        scope,
+                        "the loop guard between repetitions",
+                    )?;
+                    cfg.st.pc.push_back(g);
+                }
+                Item::S(s) => match s {
+                    Stmt::If { then_branch, else_branch, .. }
+                    | Stmt::IfStar { then_branch, else_branch, .. }
+                        if has_loop(then_branch) || has_loop(else_branch) =>
+                    {
+                        return self.branch_with_loops(i, s, cfg, acc, scope, end);
+                    }
+                    _ => self.exec(i, s, &mut cfg.st, &mut acc, scope)?,
+                },
+            }
+        }
+    }
+
+    fn finish(&mut self, cfg: Cfg<'t>, mut acc: Acc, scope: Scope, end: &End) -> Res<Acc> {
+        let (goal, what) = match end {
+            End::Post => (cfg.st.eval_bool(&self.tuple.post), "the postcondition"),
+            End::Inv(atoms) => (cfg.st.eval_all(atoms), "consecution"),
+        };
+        self.oblige(&mut acc, &cfg.st, &goal, scope, what)?;
+        Ok(acc)
+    }
+
+    /// Executes one loop-free statement of copy `i`.
+    pub fn exec(
+        &mut self,
+        i: usize,
+        s: &'t Stmt,
+        st: &mut SymState,
+        acc: &mut Acc,
+        scope: Scope,
+    ) -> Res<()> {
+        let forall = self.quantifier(i) == Quantifier::Forall;
+        match s {
+            Stmt::Skip => {}
+            Stmt::Assign { var, value, .. } => {
+                let t = st.eval(value);
+                st.vars.insert(*var, t);
+            }
+            Stmt::Store { array, index, value, .. } => {
+                let a: Array = st.vars[array].as_array().expect("checked IR: array");
+                let t = a.store(&st.eval(index), &st.eval(value));
+                st.vars.insert(*array, t.into());
+            }
+            Stmt::Havoc { var, .. } => {
+                let tv = self.tuple.var(*var);
+                let name = format!("{}.{}", self.tuple.copies[tv.copy].name, tv.name);
+                let kind = if forall { Kind::Univ } else { Kind::Param };
+                let t = self.syms.fresh(scope, &name, &tv.ty.clone(), kind);
+                st.vars.insert(*var, t);
+            }
+            Stmt::Assume { cond, .. } => {
+                let b = st.eval_bool(cond);
+                if !forall {
+                    // The parameters must be chosen so that every described state passes.
+                    self.oblige(acc, st, &b, scope, "an ∃-side assume")?;
+                }
+                st.pc.push_back(b);
+            }
+            Stmt::If { cond, then_branch, else_branch, .. } => {
+                let c = st.eval_bool(cond);
+                self.exec_if(i, &c, then_branch, else_branch, st, acc, scope)?;
+            }
+            Stmt::IfStar { then_branch, else_branch, loc } => {
+                let kind = if forall { Kind::Univ } else { Kind::Param };
+                let name = format!("{}.if*{}", self.tuple.copies[i].name, loc);
+                let c = self.syms.fresh(scope, &name, &Type::Bool, kind).as_bool().expect("bool");
+                self.exec_if(i, &c, then_branch, else_branch, st, acc, scope)?;
+            }
+            Stmt::While { .. } => unreachable!("loops are handled at loop points"),
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn exec_if(
+        &mut self,
+        i: usize,
+        c: &Bool,
+        then_branch: &'t [Stmt],
+        else_branch: &'t [Stmt],
+        st: &mut SymState,
+        acc: &mut Acc,
+        scope: Scope,
+    ) -> Res<()> {
+        let base = st.pc.len();
+        let mut t = st.clone();
+        t.pc.push_back(c.clone());
+        for s in then_branch {
+            self.exec(i, s, &mut t, acc, scope)?;
+        }
+        let mut e = st.clone();
+        e.pc.push_back(c.not());
+        for s in else_branch {
+            self.exec(i, s, &mut e, acc, scope)?;
+        }
+        *st = SymState::join(c, base, t, e);
+        Ok(())
+    }
+
+    /// An `if` whose branches contain loops: continue each branch with the rest of the
+    /// copy, so that its loops can align with other copies' loops.
+    fn branch_with_loops(
+        &mut self,
+        i: usize,
+        s: &'t Stmt,
+        cfg: Cfg<'t>,
+        acc: Acc,
+        scope: Scope,
+        end: &End,
+    ) -> Res<Acc> {
+        let (cond, then_branch, else_branch) = match s {
+            Stmt::If { cond, then_branch, else_branch, .. } => {
+                (Some(cond), then_branch, else_branch)
+            }
+            Stmt::IfStar { then_branch, else_branch, .. } => (None, then_branch, else_branch),
+            _ => unreachable!("only branches"),
+        };
+        let c = cond.map(|e| cfg.st.eval_bool(e));
+        let with_branch = |branch: &'t [Stmt], taken: Option<Bool>| {
+            let mut next = cfg.clone();
+            let mut cont: im::Vector<Item<'t>> = branch.iter().map(Item::S).collect();
+            cont.append(next.conts[i].clone());
+            next.conts[i] = cont;
+            if let Some(b) = taken {
+                next.st.pc.push_back(b);
+            }
+            next
+        };
+        let then_cond = c.clone();
+        let else_cond = c.as_ref().map(|c| c.not());
+        if self.quantifier(i) == Quantifier::Forall {
+            // Each ∀ branch must be proved; the split depends only on ∀ values.
+            let c1 = with_branch(then_branch, then_cond);
+            let c2 = with_branch(else_branch, else_cond);
+            if scope.conj {
+                let a = self.run(c1, acc, scope, end)?;
+                self.run(c2, a, scope, end)
+            } else {
+                self.run(c1, acc.clone(), scope, end)?;
+                self.run(c2, acc.clone(), scope, end)?;
+                Ok(acc)
+            }
+        } else {
+            // The ∃ copy commits to one branch; for `if (b)` the parameters must make b
+            // (or ¬b) hold.
+            let mut last = None;
+            for (branch, taken) in [(then_branch, then_cond), (else_branch, else_cond)] {
+                let mark = self.proof.len();
+                let mut a = acc.clone();
+                if let Some(b) = &taken {
+                    if let Err(f) =
+                        self.oblige(&mut a, &cfg.st, b, scope, "the ∃ copy's branch choice")
+                    {
+                        last = Some(f);
+                        continue;
+                    }
+                }
+                match self.run(with_branch(branch, taken), a, scope, end) {
+                    Ok(a) => return Ok(a),
+                    Err(f) => {
+                        self.proof.truncate(mark);
+                        last = Some(f)
+                    }
+                }
+            }
+            Err(last.expect("two branches tried"))
+        }
+    }
+
+    /// An ∃-only loop point: leave the first waiting ∃ loop now, or unroll it once.
+    pub fn exists_only(&mut self, cfg: Cfg<'t>, acc: Acc, scope: Scope, end: &End) -> Res<Acc> {
+        let j = (0..cfg.conts.len()).find(|&j| !cfg.conts[j].is_empty()).expect("a waiting loop");
+        let Some(Item::S(w @ Stmt::While { cond, body, .. })) = cfg.conts[j].front().copied()
+        else {
+            unreachable!("waiting copies are at a loop head")
+        };
+        let g = cfg.st.eval_bool(cond);
+        // Exit: the parameters make the guard false.
+        let mut exit = cfg.clone();
+        exit.conts[j].pop_front();
+        let mut a = acc.clone();
+        let mut last = match self.oblige(&mut a, &cfg.st, &g.not(), scope, "leaving an ∃-only loop")
+        {
+            Ok(()) => {
+                exit.st.pc.push_back(g.not());
+                let mark = self.proof.len();
+                match self.run(exit, a, scope, end) {
+                    Ok(a) => return Ok(a),
+                    Err(f) => {
+                        self.proof.truncate(mark);
+                        f
+                    }
+                }
+            }
+            Err(f) => f,
+        };
+        if cfg.unrolled < MAX_UNROLL {
+            let mut a = acc;
+            match self.oblige(&mut a, &cfg.st, &g, scope, "entering an ∃-only loop") {
+                Ok(()) => {
+                    let mut next = cfg;
+                    next.unrolled += 1;
+                    next.st.pc.push_back(g);
+                    let mut cont: im::Vector<Item<'t>> = body.iter().map(Item::S).collect();
+                    cont.push_back(Item::S(w));
+                    cont.append(next.conts[j].clone().split_off(1));
+                    next.conts[j] = cont;
+                    return self.run(next, a, scope, end);
+                }
+                Err(f) => last = f,
+            }
+        }
+        let loc = match w {
+            Stmt::While { loc, .. } => *loc,
+            _ => Default::default(),
+        };
+        Err(Fail {
+            unknown: last.unknown,
+            msg: format!(
+                "the ∃-only loop {}@{}:{} could not be shown to exit for the chosen choices ({})",
+                self.tuple.copies[j].name, self.tuple.file, loc, last.msg
+            ),
+        })
+    }
+}
+
+/// Whether a block contains a loop anywhere.
+pub fn has_loop(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::While { .. } => true,
+        Stmt::If { then_branch, else_branch, .. }
+        | Stmt::IfStar { then_branch, else_branch, .. } => {
+            has_loop(then_branch) || has_loop(else_branch)
+        }
+        _ => false,
+    })
+}
+
+/// Whether a block makes nondeterministic choices anywhere (`x = *`, `if (*)`).
+pub fn has_choice(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::Havoc { .. } | Stmt::IfStar { .. } => true,
+        Stmt::If { then_branch, else_branch, .. } => {
+            has_choice(then_branch) || has_choice(else_branch)
+        }
+        Stmt::While { body, .. } => has_choice(body),
+        _ => false,
+    })
+}

@@ -1,0 +1,385 @@
+//! Loop points (rule Loop-Counting): alignments, iteration counts, candidate invariants.
+//!
+//! Candidates are conjunctions of mined atoms, searched Houdini-style over the
+//! implication lattice: atoms are added in priority order while the conjunction stays
+//! initial (an atom that breaks initiation prunes every stronger candidate containing
+//! it); atoms whose consecution fails are dropped; if the strongest remaining
+//! conjunction does not force simultaneous termination, no weaker one does, and the
+//! alignment is abandoned.
+
+use super::genpp::{Cfg, End, Fail, Item, Prover, Res};
+use super::mine;
+use super::state::{Acc, Kind, Scope, SymState};
+use crate::ir::{Expr, Quantifier, Stmt};
+use crate::verdict::LoopPointProof;
+use itertools::Itertools;
+use z3::ast::Bool;
+
+/// One loop of an alignment: the copy, the loop statement, its iterations per step.
+#[derive(Clone, Copy)]
+pub struct Aligned<'t> {
+    pub copy: usize,
+    pub stmt: &'t Stmt,
+    pub count: u32,
+}
+
+impl<'t> Aligned<'t> {
+    pub fn cond(&self) -> &'t Expr {
+        match self.stmt {
+            Stmt::While { cond, .. } => cond,
+            _ => unreachable!("aligned statements are loops"),
+        }
+    }
+    pub fn body(&self) -> &'t [Stmt] {
+        match self.stmt {
+            Stmt::While { body, .. } => body,
+            _ => unreachable!("aligned statements are loops"),
+        }
+    }
+}
+
+/// The candidate kinds besides conjunctions of atoms.
+enum Cand {
+    Atoms(Vec<Expr>),
+    Unreachable,
+}
+
+enum Attempt {
+    Init(Fail),
+    Term(Fail),
+    Cons(Fail),
+    Later(Fail),
+}
+
+impl<'t> Prover<'t> {
+    pub fn loop_point(&mut self, cfg: Cfg<'t>, acc: Acc, scope: Scope, end: &End) -> Res<Acc> {
+        let waiting: Vec<(usize, &'t Stmt)> = (0..cfg.conts.len())
+            .filter_map(|i| match cfg.conts[i].front() {
+                Some(Item::S(w @ Stmt::While { .. })) => Some((i, *w)),
+                _ => None,
+            })
+            .collect();
+        let forall: Vec<usize> = waiting
+            .iter()
+            .map(|w| w.0)
+            .filter(|&i| self.quantifier(i) == Quantifier::Forall)
+            .collect();
+        if forall.is_empty() {
+            return self.exists_only(cfg, acc, scope, end);
+        }
+        let bound = self.tuple.hints.align.unwrap_or(2).clamp(1, 4);
+        let locs = waiting.iter().map(|(i, w)| self.loop_name(*i, w)).join(" and ");
+        let tried_before = self.candidates;
+        let outer_closest = self.closest.take();
+        let mut last: Option<Fail> = None;
+        // Larger alignments first: running loops together is what relational proofs need.
+        let n = waiting.len();
+        let mut subsets: Vec<Vec<usize>> = (1..=n)
+            .rev()
+            .flat_map(|k| (0..n).combinations(k))
+            .filter(|s| s.iter().any(|&k| self.quantifier(waiting[k].0) == Quantifier::Forall))
+            .collect();
+        subsets.dedup();
+        for subset in subsets {
+            for counts in count_vectors(subset.len(), bound) {
+                let align: Vec<Aligned<'t>> = subset
+                    .iter()
+                    .zip(&counts)
+                    .map(|(&k, &c)| Aligned { copy: waiting[k].0, stmt: waiting[k].1, count: c })
+                    .collect();
+                match self.houdini(&cfg, &acc, scope, end, &align, tried_before) {
+                    Ok(a) => {
+                        self.closest = outer_closest;
+                        return Ok(a);
+                    }
+                    Err(f) => {
+                        if f.unknown && f.msg.contains("time limit") {
+                            return Err(f);
+                        }
+                        last = Some(f);
+                    }
+                }
+            }
+        }
+        let tried = self.candidates - tried_before;
+        let closest = match (&self.closest, last) {
+            (Some(c), _) => format!("; closest failed consecution: {c}"),
+            (None, Some(f)) => format!("; last failure: {}", f.msg),
+            (None, None) => String::new(),
+        };
+        if self.closest.is_none() {
+            self.closest = outer_closest;
+        }
+        Err(Fail {
+            unknown: self.saw_unknown.is_some(),
+            msg: format!("no invariant among {tried} candidates for the loops at {locs}{closest}"),
+        })
+    }
+
+    fn loop_name(&self, copy: usize, w: &Stmt) -> String {
+        let loc = match w {
+            Stmt::While { loc, .. } => *loc,
+            _ => Default::default(),
+        };
+        format!("{}@{}:{}", self.tuple.copies[copy].name, self.tuple.file, loc)
+    }
+
+    /// Searches invariants for one alignment and continues after the loops with the
+    /// first that works. `start`: the candidate counter when the loop point was reached.
+    fn houdini(
+        &mut self,
+        cfg: &Cfg<'t>,
+        acc: &Acc,
+        scope: Scope,
+        end: &End,
+        align: &[Aligned<'t>],
+        start: u64,
+    ) -> Res<Acc> {
+        let atoms = mine::atoms(self.tuple, align);
+        // Greedy initiation filter in priority order.
+        let mut set: Vec<Expr> = Vec::new();
+        for a in atoms {
+            if set.contains(&a) {
+                continue;
+            }
+            if let Some(max) = self.tuple.hints.max_conjuncts {
+                if set.len() as u32 >= max {
+                    break;
+                }
+            }
+            self.candidates += 1;
+            let mut trial = set.clone();
+            trial.push(a);
+            let goal = cfg.st.eval_all(&trial);
+            let mut a2 = acc.clone();
+            if self.oblige(&mut a2, &cfg.st, &goal, scope, "initiation").is_ok() {
+                set = trial;
+            } else if self.cancel.is_cancelled() {
+                return Err(Fail { unknown: true, msg: "the time limit was reached".into() });
+            }
+        }
+        let mut last: Option<Fail>;
+        let mut cands = Vec::new();
+        loop {
+            match self.attempt(cfg, acc, scope, end, align, &Cand::Atoms(set.clone()), false, start)
+            {
+                Ok(a) => return Ok(a),
+                Err(Attempt::Cons(f)) if !set.is_empty() => {
+                    // Drop the atoms that are not preserved on their own.
+                    let keep: Vec<Expr> = set
+                        .iter()
+                        .filter(|a| {
+                            self.consecution(cfg, acc, scope, align, &set, std::slice::from_ref(*a))
+                                .is_ok()
+                        })
+                        .cloned()
+                        .collect();
+                    last = Some(f);
+                    set =
+                        if keep.len() == set.len() { set[..set.len() - 1].to_vec() } else { keep };
+                    if self.cancel.is_cancelled() {
+                        break;
+                    }
+                }
+                Err(Attempt::Init(f) | Attempt::Term(f) | Attempt::Cons(f) | Attempt::Later(f)) => {
+                    last = Some(f);
+                    break;
+                }
+            }
+        }
+        if !set.is_empty() {
+            cands.push(Cand::Atoms(Vec::new()));
+        }
+        cands.push(Cand::Unreachable);
+        for c in cands {
+            match self.attempt(cfg, acc, scope, end, align, &c, true, start) {
+                Ok(a) => return Ok(a),
+                Err(Attempt::Init(f) | Attempt::Term(f) | Attempt::Cons(f) | Attempt::Later(f)) => {
+                    last = Some(f)
+                }
+            }
+        }
+        Err(last.unwrap_or_else(|| Fail::invalid("no candidate")))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn attempt(
+        &mut self,
+        cfg: &Cfg<'t>,
+        acc: &Acc,
+        scope: Scope,
+        end: &End,
+        align: &[Aligned<'t>],
+        cand: &Cand,
+        count: bool,
+        start: u64,
+    ) -> Result<Acc, Attempt> {
+        if count {
+            self.candidates += 1;
+        }
+        let mark = self.proof.len();
+        let atoms = match cand {
+            Cand::Atoms(a) => a.clone(),
+            Cand::Unreachable => {
+                // Φ is unsatisfiable for the chosen parameters: nothing after this point runs.
+                let mut a = acc.clone();
+                self.oblige(&mut a, &cfg.st, &Bool::from_bool(false), scope, "unreachability")
+                    .map_err(Attempt::Init)?;
+                self.record(align, "Unreachable".into(), start);
+                return Ok(a);
+            }
+        };
+        let mut a = acc.clone();
+        let init = cfg.st.eval_all(&atoms);
+        self.oblige(&mut a, &cfg.st, &init, scope, "initiation").map_err(Attempt::Init)?;
+        self.termination(cfg, align, &atoms).map_err(Attempt::Term)?;
+        let a = self.consecution(cfg, &a, scope, align, &atoms, &atoms).map_err(|f| {
+            let text = self.inv_text(&atoms);
+            self.closest =
+                Some(if f.unknown { format!("`{text}` ({})", f.msg) } else { format!("`{text}`") });
+            Attempt::Cons(f)
+        })?;
+        // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
+        let mut next = cfg.clone();
+        let exit = self.havoc(&cfg.st, scope, align, false);
+        next.st = exit;
+        let inv = next.st.eval_all(&atoms);
+        next.st.pc.push_back(inv);
+        for al in align {
+            let g = next.st.eval_bool(al.cond());
+            next.st.pc.push_back(g.not());
+            next.conts[al.copy].pop_front();
+        }
+        let text = self.inv_text(&atoms);
+        self.record(align, text, start);
+        match self.run(next, a, scope, end) {
+            Ok(a) => Ok(a),
+            Err(f) => {
+                self.proof.truncate(mark);
+                Err(Attempt::Later(f))
+            }
+        }
+    }
+
+    fn inv_text(&self, atoms: &[Expr]) -> String {
+        if atoms.is_empty() {
+            "true".into()
+        } else {
+            atoms.iter().map(|a| crate::pretty::tuple_expr(self.tuple, a)).join(" && ")
+        }
+    }
+
+    fn record(&mut self, align: &[Aligned<'t>], invariant: String, start: u64) {
+        self.proof.push(LoopPointProof {
+            loops: align.iter().map(|al| self.loop_name(al.copy, al.stmt)).collect(),
+            counts: align.iter().map(|al| al.count).collect(),
+            invariant,
+            candidates_tried: self.candidates - start,
+        });
+    }
+
+    /// The state with fresh symbols for every variable the aligned loops modify.
+    /// `head`: loop-head values of a consecution check; otherwise values after the loops.
+    fn havoc(
+        &mut self,
+        st: &SymState,
+        scope: Scope,
+        align: &[Aligned<'t>],
+        head: bool,
+    ) -> SymState {
+        let mut out = st.clone();
+        for al in align {
+            let forall = self.quantifier(al.copy) == Quantifier::Forall;
+            let kind = match (head, forall) {
+                (true, _) => Kind::Head,
+                (false, true) => Kind::Univ,
+                (false, false) => Kind::ExHavoc,
+            };
+            for v in crate::ir::modified_vars(al.body()) {
+                let tv = self.tuple.var(v);
+                let name = format!("{}.{}", self.tuple.copies[tv.copy].name, tv.name);
+                let ty = tv.ty.clone();
+                out.vars.insert(v, self.syms.fresh(scope, &name, &ty, kind));
+            }
+        }
+        out
+    }
+
+    /// Under the invariant, all aligned guards agree (checked for all values).
+    fn termination(&mut self, cfg: &Cfg<'t>, align: &[Aligned<'t>], atoms: &[Expr]) -> Res<()> {
+        if align.len() < 2 {
+            return Ok(());
+        }
+        let scope = Scope { floor: self.syms.next_id(), conj: false };
+        let mut h = self.havoc(&cfg.st, scope, align, true);
+        h.pc.push_back(h.eval_all(atoms));
+        let g0 = h.eval_bool(align[0].cond());
+        let same: Vec<Bool> = align[1..].iter().map(|al| h.eval_bool(al.cond()).iff(&g0)).collect();
+        let mut acc = Acc::new();
+        self.oblige(&mut acc, &h, &Bool::and(&same), scope, "simultaneous termination")
+    }
+
+    /// From the hypothesis and all guards, running each aligned body its count of times
+    /// re-establishes `goal`.
+    fn consecution(
+        &mut self,
+        cfg: &Cfg<'t>,
+        acc: &Acc,
+        scope: Scope,
+        align: &[Aligned<'t>],
+        hyp: &[Expr],
+        goal: &[Expr],
+    ) -> Res<Acc> {
+        // Body choices of ∃ copies must be able to depend on the loop-head state: such
+        // checks get a query of their own. Otherwise the check joins the enclosing query,
+        // so that parameters chosen before the loop are the same ones.
+        let separate = align.iter().any(|al| {
+            self.quantifier(al.copy) == Quantifier::Exists && super::genpp::has_choice(al.body())
+        });
+        let sc = if separate {
+            Scope { floor: self.syms.next_id(), conj: false }
+        } else {
+            Scope { floor: scope.floor, conj: true }
+        };
+        let mut h = self.havoc(&cfg.st, sc, align, true);
+        h.pc.push_back(h.eval_all(hyp));
+        for al in align {
+            let g = h.eval_bool(al.cond());
+            h.pc.push_back(g);
+        }
+        let mut conts = vec![im::Vector::new(); cfg.conts.len()];
+        for al in align {
+            let mut c = im::Vector::new();
+            for k in 0..al.count {
+                if k > 0 {
+                    c.push_back(Item::Guard(al.cond()));
+                }
+                c.extend(al.body().iter().map(Item::S));
+            }
+            conts[al.copy] = c;
+        }
+        let sub = Cfg { conts, st: h, unrolled: cfg.unrolled };
+        let start = if separate { Acc::new() } else { acc.clone() };
+        let mark = self.proof.len();
+        let r = self.run(sub, start, sc, &End::Inv(goal.to_vec()));
+        // Loop points inside the body are part of this loop point's proof, not separate.
+        self.proof.truncate(mark);
+        let r = r?;
+        Ok(if separate { acc.clone() } else { r })
+    }
+}
+
+/// Iteration-count vectors with entries in 1..=bound, all-ones first, without common
+/// factors (counts (2,2) repeat (1,1)).
+fn count_vectors(n: usize, bound: u32) -> Vec<Vec<u32>> {
+    let mut out: Vec<Vec<u32>> = (0..n)
+        .map(|_| 1..=bound)
+        .multi_cartesian_product()
+        .filter(|v| v.iter().copied().fold(0, num_integer::gcd) == 1 || n == 0)
+        .collect();
+    if n == 1 {
+        out.truncate(1);
+    }
+    out.sort_by_key(|v| v.iter().sum::<u32>());
+    out
+}

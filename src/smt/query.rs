@@ -1,0 +1,251 @@
+//! The one builder for ∀∃∀ validity queries `∀A. ∃P. ∀B. φ`, with a per-run result
+//! cache, deadlines from [`Cancel`] and optional SMT-LIB dumps.
+//!
+//! Callers hand over the matrix φ and a classification of its free constants into
+//! A (universal, outermost), P (existential) and B (universal, innermost). Validity is
+//! decided as unsatisfiability of the negation `∀P. ∃B. ¬φ` with A left free, which is
+//! quantifier-free when P is empty (the common case: k-safety and every check without
+//! parameters). An `unknown` or a timeout is reported as [`Answer::Unknown`], never as
+//! valid.
+
+use crate::cancel::Cancel;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::Duration;
+use z3::ast::{Ast, Bool, Dynamic};
+use z3::{Params, SatResult, Solver};
+
+/// Where a free constant sits in the quantifier prefix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Universal, outermost (initial values, ∀-side choices).
+    A,
+    /// Existential (parameters: ∃-side choices).
+    P,
+    /// Universal, innermost (∃-side values summarised by loop invariants).
+    B,
+}
+
+/// The answer to one validity query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Valid,
+    Invalid,
+    /// The solver gave up (timeout, incompleteness, cancellation); the text says why.
+    Unknown(String),
+}
+
+/// Longest time one query may take when the caller set no deadline.
+const DEFAULT_QUERY_CAP: Duration = Duration::from_secs(60);
+
+/// Issues queries for one prover run. Holds the cache and counters.
+pub struct QueryEngine {
+    cache: HashMap<String, Answer>,
+    /// Queries sent to Z3 (cache hits excluded).
+    pub queries: u64,
+    /// Queries answered from the cache.
+    pub cache_hits: u64,
+    dump_dir: Option<PathBuf>,
+    dump_prefix: String,
+    cancel: Cancel,
+}
+
+impl QueryEngine {
+    pub fn new(cancel: &Cancel, dump_dir: Option<PathBuf>, dump_prefix: &str) -> QueryEngine {
+        if let Some(dir) = &dump_dir {
+            // A failure here shows up again (and is ignored) when writing each query.
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let dump_prefix: String = dump_prefix
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+            .collect();
+        QueryEngine {
+            cache: HashMap::new(),
+            queries: 0,
+            cache_hits: 0,
+            dump_dir,
+            dump_prefix,
+            cancel: cancel.clone(),
+        }
+    }
+
+    /// Decides `∀A. ∃P. ∀B. phi`, classifying each free constant of `phi` with `class`.
+    ///
+    /// `known` lists constants the caller created (with names that need `|…|` quoting in
+    /// SMT-LIB, so that their printed names cannot clash); it is consulted only when `phi`
+    /// contains quantifiers, whose bodies this walk cannot enter.
+    pub fn valid(
+        &mut self,
+        phi: &Bool,
+        class: &dyn Fn(&Dynamic) -> Class,
+        known: &[Dynamic],
+    ) -> Answer {
+        let phi = phi.simplify();
+        if let Some(b) = phi.as_bool() {
+            return if b { Answer::Valid } else { Answer::Invalid };
+        }
+        if self.cancel.is_cancelled() {
+            return Answer::Unknown(self.cancel_reason());
+        }
+        let mut params = Vec::new();
+        let mut inner = Vec::new();
+        let (mut consts, quantified) = free_constants(&phi);
+        if quantified {
+            let text = phi.to_string();
+            for k in known {
+                if !consts.contains(k) && text.contains(&k.to_string()) {
+                    consts.push(k.clone());
+                }
+            }
+        }
+        for c in consts {
+            match class(&c) {
+                Class::A => {}
+                Class::P => params.push(c),
+                Class::B => inner.push(c),
+            }
+        }
+        let negated = phi.not();
+        let assertion = if params.is_empty() {
+            // ∀A∀B. φ: B can stay free as well.
+            negated
+        } else {
+            let body = if inner.is_empty() {
+                negated
+            } else {
+                let bs: Vec<&dyn Ast> = inner.iter().map(|c| c as &dyn Ast).collect();
+                z3::ast::exists_const(&bs, &[], &negated)
+            };
+            let ps: Vec<&dyn Ast> = params.iter().map(|c| c as &dyn Ast).collect();
+            z3::ast::forall_const(&ps, &[], &body)
+        };
+        let key = assertion.to_string();
+        if let Some(answer) = self.cache.get(&key) {
+            self.cache_hits += 1;
+            return answer.clone();
+        }
+        let answer = self.solve(&assertion);
+        if std::env::var("FOREX_DEBUG_SMT").is_ok() {
+            eprintln!("{} => {:?}", assertion, answer);
+        }
+        // Unknowns depend on the time left; only definitive answers are reusable.
+        if !matches!(answer, Answer::Unknown(_)) {
+            self.cache.insert(key, answer.clone());
+        }
+        answer
+    }
+
+    fn cancel_reason(&self) -> String {
+        if self.cancel.timed_out() {
+            "the time limit was reached".into()
+        } else {
+            "the prover was cancelled".into()
+        }
+    }
+
+    fn solve(&mut self, assertion: &Bool) -> Answer {
+        let budget = self.cancel.remaining().unwrap_or(DEFAULT_QUERY_CAP).min(DEFAULT_QUERY_CAP);
+        if budget.is_zero() {
+            return Answer::Unknown(self.cancel_reason());
+        }
+        self.queries += 1;
+        let solver = Solver::new();
+        let mut p = Params::new();
+        // Z3 checks its timer often; one second of slack covers its granularity.
+        p.set_u32("timeout", budget.as_millis().clamp(1, u32::MAX as u128) as u32);
+        solver.set_params(&p);
+        solver.assert(assertion);
+        if let Some(dir) = &self.dump_dir {
+            let path = dir.join(format!("{}_{:05}.smt2", self.dump_prefix, self.queries));
+            let text = format!("{}(check-sat)\n", solver.to_smt2());
+            let _ = std::fs::write(path, text);
+        }
+        match solver.check() {
+            SatResult::Unsat => Answer::Valid,
+            SatResult::Sat => Answer::Invalid,
+            SatResult::Unknown => {
+                if self.cancel.is_cancelled() {
+                    Answer::Unknown(self.cancel_reason())
+                } else {
+                    let why = solver.get_reason_unknown().unwrap_or_else(|| "unknown".into());
+                    Answer::Unknown(format!("Z3 returned unknown ({why})"))
+                }
+            }
+        }
+    }
+}
+
+/// The uninterpreted constants occurring in `t` outside quantifiers, and whether `t`
+/// contains a quantifier (whose body the z3 crate does not let us walk).
+pub fn free_constants(t: &Bool) -> (Vec<Dynamic>, bool) {
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut out = Vec::new();
+    let mut quantified = false;
+    let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(t)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        if d.kind() == z3::AstKind::Quantifier {
+            quantified = true;
+        } else if d.is_const() {
+            // `DeclKind` numbering differs between Z3 versions (the crate's table is newer
+            // than 4.8.12), so recognise constants structurally: a nullary application that
+            // is not a literal.
+            let literal = d.as_bool().is_some_and(|b| b.as_bool().is_some());
+            if d.kind() == z3::AstKind::App && !literal {
+                out.push(d);
+            }
+        } else if d.is_app() {
+            stack.extend(d.children());
+        }
+    }
+    (out, quantified)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::Int;
+
+    fn classify(c: &Dynamic) -> Class {
+        let name = c.to_string();
+        if name.starts_with('p') {
+            Class::P
+        } else if name.starts_with('b') {
+            Class::B
+        } else {
+            Class::A
+        }
+    }
+
+    #[test]
+    fn decides_alternating_queries() {
+        let mut q = QueryEngine::new(&Cancel::new(), None, "t");
+        let a = Int::new_const("a");
+        let p = Int::new_const("p");
+        let b = Int::new_const("b");
+        // ∀a ∃p. p == a + 1: valid.
+        assert_eq!(q.valid(&p.eq(&(&a + 1)), &classify, &[]), Answer::Valid);
+        // ∀a ∃p ∀b. p == b: invalid.
+        assert_eq!(q.valid(&p.eq(&b), &classify, &[]), Answer::Invalid);
+        // ∀a ∃p ∀b. (b == a ⇒ p == b): valid (p = a).
+        assert_eq!(q.valid(&b.eq(&a).implies(p.eq(&b)), &classify, &[]), Answer::Valid);
+        // ∀a. a > 0: invalid, quantifier-free.
+        assert_eq!(q.valid(&a.gt(Int::from_i64(0)), &classify, &[]), Answer::Invalid);
+        let sent = q.queries;
+        assert_eq!(q.valid(&p.eq(&(&a + 1)), &classify, &[]), Answer::Valid);
+        assert_eq!(q.queries, sent, "the second identical query is answered from the cache");
+    }
+
+    #[test]
+    fn timeout_is_unknown_not_valid() {
+        let cancel = Cancel::new().with_timeout(Duration::from_millis(0));
+        let mut q = QueryEngine::new(&cancel, None, "t");
+        let a = Int::new_const("a");
+        assert!(matches!(q.valid(&a.eq(&a).not().not(), &classify, &[]), Answer::Valid));
+        let x = Int::new_const("x");
+        assert!(matches!(q.valid(&x.gt(Int::from_i64(0)), &classify, &[]), Answer::Unknown(_)));
+    }
+}
