@@ -101,11 +101,12 @@ impl<'s> Builder<'s> {
             "int" => TyKind::Int,
             "bool" => TyKind::Bool,
             "string" => {
-                return Err(self.error(
+                self.diags.push(
                     Diagnostic::new("strings are not supported by forex", span(base))
                         .with_label("string type")
                         .with_hint("forex handles int, bool, bit-vector and array variables"),
-                ))
+                );
+                TyKind::Unsupported
             }
             _ => {
                 let digits = text.trim_start_matches("bv").trim_start_matches('_');
@@ -168,14 +169,12 @@ impl<'s> Builder<'s> {
         let mut out = Vec::new();
         for c in kids(p) {
             if c.as_rule() == Rule::decl {
-                let names = kids(&c)[1..].iter().map(|n| n.as_str()).collect::<Vec<_>>().join(", ");
+                let text = c.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
                 self.diags.push(
                     Diagnostic::new("declarations are only allowed at the top of a program", span(&c))
                         .with_label("declaration inside a block")
                         .with_hint(format!(
-                            "move `{}` to the start of the program (all variables are global to it): `{} {names};`",
-                            c.as_str().trim(),
-                            kids(&c)[0].as_str()
+                            "move `{text}` to the top of the program (a variable belongs to the whole program)"
                         )),
                 );
             } else if let Ok(s) = self.stmt(&c, depth) {
@@ -485,11 +484,12 @@ impl<'s> Builder<'s> {
             }
             Rule::bv_lit => self.bv_lit(text, sp.clone()),
             Rule::str_lit | Rule::str_op => {
-                return Err(self.error(
-                    Diagnostic::new("strings are not supported by forex", sp)
+                self.diags.push(
+                    Diagnostic::new("strings are not supported by forex", sp.clone())
                         .with_label("string expression")
                         .with_hint("forex handles int, bool, bit-vector and array variables"),
-                ))
+                );
+                ExprKind::Error
             }
             Rule::paren => {
                 let mut e = self.expr(&kids(p)[0])?;
@@ -560,7 +560,7 @@ impl<'s> Builder<'s> {
                 Ident { name: format!("c{k}"), span: id.span.clone() },
                 Ident { name: base.to_string(), span: id.span },
             )),
-            Some((_, k)) => Err(self.error(
+            Some((_, k)) => self.soft_error(
                 Diagnostic::new(
                     format!(
                         "`{}` refers to copy {}, but the file has only {copies} program{}",
@@ -575,16 +575,23 @@ impl<'s> Builder<'s> {
                     "copies are numbered from 0: the [forall] sections first, then the [exists] sections (here 0 to {})",
                     copies.saturating_sub(1)
                 )),
-            )),
-            None => Err(self.error(
+            ),
+            None => self.soft_error(
                 Diagnostic::new(format!("`{}` has no copy index", id.name), id.span)
                     .with_label("which copy?")
                     .with_hint(format!(
                         "in ForEx formulas write `{0}_0`, `{0}_1`, … (the copy's number, [forall] sections first)",
                         id.name
                     )),
-            )),
+            ),
         }
+    }
+
+    /// Reports `d` and stands in an error node, so the rest of the formula is checked.
+    fn soft_error(&mut self, d: Diagnostic) -> R<Expr> {
+        let sp = d.span.clone();
+        self.diags.push(d);
+        Ok(Expr::leaf(ExprKind::Error, sp))
     }
 }
 

@@ -160,13 +160,25 @@ fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
                 .with_hint("simplify the input (it may be nested too deeply)")
         }
     }
-    // A short list of literal tokens is precise; a long one (every operator) is noise.
+    // A short list of literal tokens is precise; a long one (every operator) is noise:
+    // keep the punctuation (`;`, `)`, …) and summarise the operators.
     let expected: Vec<String> = if tokens.len() <= 4 {
         tokens.into_iter().chain(rules).collect()
-    } else if !rules.is_empty() {
-        rules
     } else {
-        tokens.into_iter().take(4).collect()
+        let expression = rules.iter().any(|r| r == "an expression");
+        let (ops, punct): (Vec<String>, Vec<String>) =
+            tokens.into_iter().partition(|t| OPERATOR_TOKENS.contains(&t.trim_matches('`')));
+        // Where an expression may start, its first tokens are summarised by "an expression".
+        let mut out: Vec<String> = punct
+            .into_iter()
+            .filter(|t| !(expression && EXPRESSION_START.contains(&t.trim_matches('`'))))
+            .collect();
+        let binary = ops.iter().any(|t| !matches!(t.trim_matches('`'), "-" | "*" | "[" | "{"));
+        if binary && !rules.iter().any(|r| r == "an operator") {
+            out.push("an operator".to_string());
+        }
+        out.extend(rules.into_iter().filter(|r| r != "`[`"));
+        out
     };
     let found = found_at(src, pos);
     let end = if found.starts_with('`') { pos + found.len() - 2 } else { pos };
@@ -181,11 +193,23 @@ fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
         format!("expected {}", join_or(&expected))
     };
     let mut d = Diagnostic::new(message, pos..end.min(src.len())).with_label(label);
-    if found == "`=`" && expected.iter().any(|x| x == "`==`") {
-        d = d.with_hint("comparison is written `==`");
+    if found == "`=`" && src[..pos].ends_with('=') {
+        d = d.with_hint("assignment is written `x = e;` (`==` compares)");
     }
     d
 }
+
+/// Tokens summarised as "an operator" in syntax errors (binary operators and postfixes).
+const OPERATOR_TOKENS: [&str; 26] = [
+    "<==>", "==>", "=>", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "&&", "||", "bv.&", "bv.|",
+    "str.++", "&", "|", "^", "+", "-", "*", "/", "%", "[", "{",
+];
+
+/// Tokens that begin an expression (summarised as "an expression" in syntax errors).
+const EXPRESSION_START: [&str; 15] = [
+    "!", "\"", "#b", "#x", "(", "_", "bv.!", "exists", "false", "forall", "if", "str.", "true",
+    "~", "-",
+];
 
 fn join_or(items: &[String]) -> String {
     match items {
