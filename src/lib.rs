@@ -3,6 +3,7 @@
 //! Flow: syntax → checked IR → engines (prove, refute, test) → verdicts → reports.
 //! See ARCHITECTURE.md for the code map and the invariants.
 
+pub mod batch;
 pub mod cancel;
 pub mod check;
 pub mod cli;

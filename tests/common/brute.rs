@@ -61,11 +61,14 @@ impl fmt::Display for Witness {
 pub struct Limits {
     /// Largest number of configurations explored plus initial tuples enumerated.
     pub max_work: u64,
+    /// Skip initial values that cannot matter (dead at entry and not in pre) and take
+    /// equalities of pre as assignments. Off only to cross-check these shortcuts.
+    pub shortcuts: bool,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_work: 20_000_000 }
+        Limits { max_work: 20_000_000, shortcuts: true }
     }
 }
 
@@ -556,7 +559,7 @@ impl<'a> Oracle<'a> {
             if let ExprKind::Binary(BinOp::Eq, a, b) = &conj.kind {
                 if let (ExprKind::Var(x), ExprKind::Var(y)) = (&a.kind, &b.kind) {
                     let (lo, hi) = (x.index().min(y.index()), x.index().max(y.index()));
-                    if lo != hi && forced[hi].is_none() {
+                    if self.limits.shortcuts && lo != hi && forced[hi].is_none() {
                         forced[hi] = Some(lo);
                     }
                 }
@@ -565,7 +568,7 @@ impl<'a> Oracle<'a> {
         let irrelevant: Vec<bool> = (0..nvars)
             .map(|v| {
                 let (c, i) = self.place[v];
-                !in_pre[v] && self.copies[c].live_at_entry & (1 << i) == 0
+                self.limits.shortcuts && !in_pre[v] && self.copies[c].live_at_entry & (1 << i) == 0
             })
             .collect();
         let mut values = vec![0u128; nvars];

@@ -334,7 +334,10 @@ fn relation(tg: &mut ExprGen, copies: usize, nvars: usize, tenv: &[Type]) -> Box
 /// Random tuples: 1–`max_copies` copies (at least one ∀, ∀ copies first), 2–3 variables.
 pub fn tuples(cfg: GenConfig) -> BoxedStrategy<Tuple> {
     let types = select(vec![Type::Bv(3), Type::Bv(4), Type::Bool]);
-    (1..=cfg.max_copies, 0usize..3, proptest::collection::vec(types, 2..=3), any::<bool>())
+    // Relational tuples (2–3 copies) are the interesting ones; single copies stay a minority.
+    let ncopies = Union::new_weighted(vec![(1, Just(1usize)), (2, Just(2)), (2, Just(3))])
+        .prop_map(move |n| n.min(cfg.max_copies));
+    (ncopies, 0usize..3, proptest::collection::vec(types, 2..=3), any::<bool>())
         .prop_flat_map(move |(ncopies, nf, mut types, two_programs)| {
             let nforall = 1 + nf % ncopies;
             fit(&mut types, ncopies, cfg.max_bits);
