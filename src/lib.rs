@@ -11,6 +11,7 @@ pub mod diag;
 pub mod frontend;
 pub mod hypertest;
 pub mod interp;
+pub mod interrupt;
 pub mod ir;
 pub mod portfolio;
 pub mod pretty;

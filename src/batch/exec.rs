@@ -4,20 +4,21 @@
 //! a fresh thread means terms never cross threads and all of a tuple's Z3 memory is
 //! freed when it finishes, however long the batch. The coordinating thread starts at
 //! most `jobs` of them, receives outcomes over a channel, draws progress and enforces
-//! stopping: on Ctrl-C or `--fail-fast` it cancels the running tuples' tokens and
-//! interrupts their Z3 contexts, and after a grace period stops waiting for them.
+//! stopping: on Ctrl-C or `--fail-fast` it cancels the running tuples' tokens (which
+//! interrupts the worker's Z3 context, see [`interrupt`]), and after a grace period stops
+//! waiting for them.
 
 use super::progress::Progress;
 use super::Entry;
 use crate::cancel::Cancel;
+use crate::interrupt;
 use crate::ir::Tuple;
 use crate::report::{Report, Status, Stop, TupleResult};
 use crate::verdict::{Engine, Outcome, Stats, Verdict};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::ptr::NonNull;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Decides one tuple under a token that carries its deadline and cancellation.
@@ -31,47 +32,18 @@ pub struct ExecOptions {
     pub timeout: Duration,
     pub fail_fast: bool,
     pub progress: bool,
-    /// How long to wait for running tuples after a stop (and past a deadline before
-    /// interrupting Z3) before giving up on them.
+    /// How long to wait for running tuples after a stop before giving up on them.
     pub grace: Duration,
 }
 
 /// Stack for tuple threads: engines recurse over expressions up to `ir::MAX_DEPTH`.
 const STACK: usize = 64 << 20;
 
-/// The raw Z3 context of a running tuple's thread, while that thread keeps it alive.
-/// `None` before the thread set it and after it finished with it, so the pointer is
-/// never used after the context is freed.
-type Z3Slot = Arc<Mutex<Option<usize>>>;
-
-fn interrupt_z3(slot: &Z3Slot) {
-    let guard = slot.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(ptr) = *guard {
-        if let Some(ctx) = NonNull::new(ptr as *mut z3_sys::_Z3_context) {
-            // SAFETY: the owning thread holds the context alive while the slot is `Some`,
-            // and clears the slot under this lock before releasing it. Z3 documents
-            // `Z3_interrupt` as safe to call from another thread.
-            unsafe { z3_sys::Z3_interrupt(ctx) };
-        }
-    }
-}
-
 struct Running {
     index: usize,
     name: String,
     started: Instant,
     cancel: Cancel,
-    z3: Z3Slot,
-}
-
-impl Running {
-    /// Cancels the tuple and interrupts its current Z3 call. Repeated on every round of
-    /// the coordinator while it applies, so a query started after one interrupt is
-    /// interrupted too.
-    fn stop(&self) {
-        self.cancel.cancel();
-        interrupt_z3(&self.z3);
-    }
 }
 
 fn internal_error(reason: String) -> Outcome {
@@ -98,34 +70,31 @@ fn spawn(
     cancel: Cancel,
     decide: Decider,
     tx: mpsc::Sender<(usize, Outcome)>,
-) -> Z3Slot {
-    let slot: Z3Slot = Arc::new(Mutex::new(None));
-    let theirs = slot.clone();
+) {
     let failed = tx.clone();
     let started = std::thread::Builder::new()
         .name(format!("tuple {}", tuple.name))
         .stack_size(STACK)
         .spawn(move || {
-            // Hold the context for as long as the slot names it.
-            let ctx = z3::Context::thread_local();
-            *theirs.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(ctx.get_z3_context().as_ptr() as usize);
-            let outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
+            // A cancelled token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once.
+            let watch = interrupt::watch(&cancel);
+            let start = Instant::now();
+            let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
                 .unwrap_or_else(|p| {
                     internal_error(format!(
                         "internal error: the engine panicked: {}",
                         panic_message(&*p)
                     ))
                 });
-            *theirs.lock().unwrap_or_else(|e| e.into_inner()) = None;
-            drop(ctx);
+            // The report's time is the tuple's wall-clock time, whatever the engines count.
+            outcome.time = start.elapsed();
+            drop(watch);
             let _ = tx.send((index, outcome));
         });
     if let Err(e) = started {
         let _ = failed
             .send((index, internal_error(format!("internal error: cannot start a thread: {e}"))));
     }
-    slot
 }
 
 /// Makes sure an `unknown` caused by the deadline says so, whatever the engine wrote.
@@ -175,19 +144,18 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     loop {
         notice_interrupt(root, &mut stopped, &progress);
         if stopped.is_some() {
-            running.iter().for_each(Running::stop);
+            running.iter().for_each(|r| r.cancel.cancel());
         } else {
             while running.len() < jobs {
                 let Some(i) = queue.pop_front() else { break };
                 let (_, tuple) = todo[i].as_ref().expect("queued entries are todo");
                 let cancel = root.with_timeout(opts.timeout);
-                let z3 = spawn(i, tuple.clone(), cancel.clone(), decide.clone(), tx.clone());
+                spawn(i, tuple.clone(), cancel.clone(), decide.clone(), tx.clone());
                 running.push(Running {
                     index: i,
                     name: tuple.name.clone(),
                     started: Instant::now(),
                     cancel,
-                    z3,
                 });
             }
         }
@@ -222,13 +190,6 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
                 if violated && opts.fail_fast && stopped.is_none() {
                     stopped = Some((Stop::FailFast, Instant::now()));
                 }
-            }
-        }
-        for r in &running {
-            // Past the deadline plus grace, a Z3 call that ignores its own timeout is
-            // interrupted; the engine then reports unknown.
-            if r.started.elapsed() > opts.timeout + opts.grace {
-                r.stop();
             }
         }
         let longest =
