@@ -672,3 +672,31 @@ fn advance(digits: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
     }
     false
 }
+
+/// The exact set of final states of terminating runs of copy `copy` from the initial
+/// state `init` (indexed by the tuple's variables; other copies' entries are ignored),
+/// each as the copy's values in declaration order. `None` outside the fragment.
+pub fn copy_finals(t: &Tuple, copy: usize, init: &[Value]) -> Option<Vec<Vec<Value>>> {
+    if !supported(t) {
+        return None;
+    }
+    let mut o = Oracle::new(t, Limits::default())?;
+    let mut s = 0u64;
+    for (i, v) in t.copies[copy].vars.iter().enumerate() {
+        let x = match &init[v.index()] {
+            Value::Bool { value } => *value as u128,
+            Value::Bv { value, .. } => *value,
+            _ => return None,
+        };
+        s = o.copies[copy].layout.set(s, i, x);
+    }
+    let finals = o.finals(copy, s)?;
+    Some(finals.into_iter().map(|f| o.named_vec(copy, f)).collect())
+}
+
+impl Oracle<'_> {
+    fn named_vec(&self, c: usize, s: u64) -> Vec<Value> {
+        let names = self.named(c, s);
+        self.t.copies[c].vars.iter().map(|v| names[&self.t.var(*v).name].clone()).collect()
+    }
+}

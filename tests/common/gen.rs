@@ -331,6 +331,11 @@ fn relation(tg: &mut ExprGen, copies: usize, nvars: usize, tenv: &[Type]) -> Box
     Union::new_weighted(options).boxed()
 }
 
+/// Random expressions of type `ty` over variables `VarId(i)` of type `env[i]`.
+pub fn exprs(env: Vec<Type>, ty: Type, depth: u32) -> BoxedStrategy<Expr> {
+    ExprGen::new(env).expr(&ty, depth)
+}
+
 /// Random tuples: 1–`max_copies` copies (at least one ∀, ∀ copies first), 2–3 variables.
 pub fn tuples(cfg: GenConfig) -> BoxedStrategy<Tuple> {
     let types = select(vec![Type::Bv(3), Type::Bv(4), Type::Bool]);
