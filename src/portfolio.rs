@@ -6,6 +6,7 @@
 //! `unknown` with both reasons.
 
 use crate::cancel::Cancel;
+use crate::interrupt;
 use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
@@ -78,8 +79,15 @@ pub fn race<'a>(
         out
     };
     let (a, b) = std::thread::scope(|s| {
-        let other = s.spawn(|| finish(1, guarded(Engine::Refute, || second(&tokens[1]))));
-        let a = finish(0, guarded(Engine::Prove, || first(&tokens[0])));
+        let other = s.spawn(|| {
+            // A lost race interrupts this engine's running Z3 query at once.
+            let _watch = interrupt::watch(&tokens[1]);
+            finish(1, guarded(Engine::Refute, || second(&tokens[1])))
+        });
+        let a = {
+            let _watch = interrupt::watch(&tokens[0]);
+            finish(0, guarded(Engine::Prove, || first(&tokens[0])))
+        };
         let b = other.join().unwrap_or_else(|_| {
             unknown_outcome(Engine::Refute, "internal error (engine thread died)".into())
         });
