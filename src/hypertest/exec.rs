@@ -155,6 +155,9 @@ impl<'t> Executor<'t> {
                 }
             };
         }
+        if let Some(v) = self.concrete_exists(state) {
+            return v;
+        }
         let answer = match self.exists_cache.get(state) {
             Some(a) => a.clone(),
             None => {
@@ -173,6 +176,58 @@ impl<'t> Executor<'t> {
                 Verdict::Violation { explanation, conjunct: None }
             }
         }
+    }
+
+    /// Cheap ∃ checks by running the ∃ copies concretely before asking the solver: a
+    /// run satisfying `post` is a witness. When the runs made no choices, they are the
+    /// only runs from these initial values, so a false `post` (or a failed `assume`)
+    /// proves that no ∃ run matches. `None`: the concrete runs settle nothing.
+    fn concrete_exists(&self, state: &[Value]) -> Option<Verdict> {
+        let exists: Vec<usize> = self.tuple.exists_copies().map(|(i, _)| i).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
+        for _ in 0..4 {
+            let mut s = state.to_vec();
+            let mut deterministic = true;
+            let mut blocked = None;
+            for &c in &exists {
+                let mut chooser = TestChooser {
+                    recorded: &[],
+                    next: 0,
+                    rng: ChaCha8Rng::seed_from_u64(rng.next_u64()),
+                    values: &self.values,
+                };
+                let run = run_copy(self.tuple, c, &mut s, &mut chooser, MAX_STEPS).ok()?;
+                deterministic &= run.choices.is_empty();
+                match run.end {
+                    RunEnd::Finished => {}
+                    RunEnd::Blocked { at } if blocked.is_none() => {
+                        blocked = Some((c, at));
+                    }
+                    RunEnd::Blocked { .. } => {}
+                    _ => return None,
+                }
+            }
+            if blocked.is_none() && holds(self.tuple, &self.tuple.post, &s) == Some(true) {
+                return Some(Verdict::Pass);
+            }
+            if deterministic {
+                let explanation = match blocked {
+                    Some((c, at)) => format!(
+                        "the ∃ copy {} makes no choices here and its only run is blocked by \
+                         the assume at {at}",
+                        self.tuple.copies[c].name
+                    ),
+                    None if holds(self.tuple, &self.tuple.post, &s) == Some(false) => {
+                        "the ∃ copies make no choices here, and their only runs end in states \
+                         where post is false"
+                            .to_string()
+                    }
+                    None => return None,
+                };
+                return Some(Verdict::Violation { explanation, conjunct: None });
+            }
+        }
+        None
     }
 
     /// Re-runs a violating test with exactly its recorded choices and checks that the
