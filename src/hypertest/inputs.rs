@@ -30,7 +30,7 @@ fn limited_solver() -> Solver {
 
 /// Decides closed formulas on concrete states: by evaluation, or by Z3 when the formula
 /// has quantifiers. `None`: Z3 could not decide (never guessed).
-pub fn holds(tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
+pub fn holds(_tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
     match eval_bool(e, state) {
         Ok(b) => Some(b),
         Err(InterpError::Quantifier) => {
@@ -46,7 +46,6 @@ pub fn holds(tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
             if s.check() == SatResult::Unsat {
                 return Some(false);
             }
-            let _ = tuple;
             None
         }
         Err(_) => None,

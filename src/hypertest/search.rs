@@ -156,11 +156,13 @@ impl Search<'_> {
     fn crossover(&mut self, a: &Test, b: &Test) -> (Option<Test>, Option<Test>) {
         let (mut x, mut y) = (a.clone(), b.clone());
         let v = self.rng.gen_range(0..self.tuple.vars.len().max(1));
-        if v < self.tuple.vars.len() {
+        // A tuple without variables has nothing to swap (and nothing to fix).
+        let fixed: Vec<usize> = (v < self.tuple.vars.len()).then_some(v).into_iter().collect();
+        if !fixed.is_empty() {
             std::mem::swap(&mut x.input[v], &mut y.input[v]);
         }
-        let x = self.admit(x.input.clone(), &[v]).map(|input| Test { input, ..x });
-        let y = self.admit(y.input.clone(), &[v]).map(|input| Test { input, ..y });
+        let x = self.admit(x.input.clone(), &fixed).map(|input| Test { input, ..x });
+        let y = self.admit(y.input.clone(), &fixed).map(|input| Test { input, ..y });
         (x, y)
     }
 
