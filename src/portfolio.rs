@@ -6,11 +6,12 @@
 //! `unknown` with both reasons.
 
 use crate::cancel::Cancel;
+use crate::interrupt;
 use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
 use crate::verdict::{Engine, Outcome, Stats, Verdict};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -56,6 +57,9 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
 /// Runs `first` and `second` concurrently under child tokens of `cancel`. The first
 /// definitive outcome is returned and the other engine cancelled (and waited for);
 /// if neither is definitive, their reasons are combined.
+///
+/// `first` runs on the calling thread, so it keeps that thread's Z3 context (creating
+/// one costs milliseconds); `second` runs on a scoped thread with its own.
 pub fn race<'a>(
     cancel: &Cancel,
     first: impl FnOnce(&Cancel) -> Outcome + Send + 'a,
@@ -63,35 +67,48 @@ pub fn race<'a>(
 ) -> Outcome {
     let start = Instant::now();
     let tokens = [cancel.child(), cancel.child()];
-    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
-    let mut outcomes: [Option<Outcome>; 2] = [None, None];
-    let mut winner = None;
-    std::thread::scope(|s| {
-        let tx2 = tx.clone();
-        let (t0, t1) = (&tokens[0], &tokens[1]);
-        s.spawn(move || {
-            // A send only fails when the receiver is gone, i.e. the race is over.
-            let _ = tx.send((0, guarded(Engine::Prove, || first(t0))));
-        });
-        s.spawn(move || {
-            let _ = tx2.send((1, guarded(Engine::Refute, || second(t1))));
-        });
-        for (i, out) in rx.iter().take(2) {
-            if winner.is_none() && out.verdict.is_definitive() {
-                winner = Some(i);
-                tokens[1 - i].cancel();
-            }
-            outcomes[i] = Some(out);
+    // Index of the engine whose definitive answer came first (NONE: no winner yet).
+    const NONE: usize = usize::MAX;
+    let winner = AtomicUsize::new(NONE);
+    let finish = |i: usize, out: Outcome| {
+        if out.verdict.is_definitive()
+            && winner.compare_exchange(NONE, i, Ordering::SeqCst, Ordering::SeqCst).is_ok()
+        {
+            tokens[1 - i].cancel();
         }
+        out
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let other = s.spawn(|| {
+            // A lost race interrupts this engine's running Z3 query at once.
+            let _watch = interrupt::watch(&tokens[1]);
+            finish(1, guarded(Engine::Refute, || second(&tokens[1])))
+        });
+        let a = {
+            let _watch = interrupt::watch(&tokens[0]);
+            finish(0, guarded(Engine::Prove, || first(&tokens[0])))
+        };
+        let b = other.join().unwrap_or_else(|_| {
+            unknown_outcome(Engine::Refute, "internal error (engine thread died)".into())
+        });
+        (a, b)
     });
-    let [a, b] = outcomes.map(|o| o.expect("both engine threads report"));
-    let mut out = match winner {
-        Some(0) => a,
-        Some(_) => b,
-        None => combine_unknowns(a, b),
+    let mut out = match winner.load(Ordering::SeqCst) {
+        0 => a,
+        1 => b,
+        _ => combine_unknowns(a, b),
     };
     out.time = start.elapsed();
     out
+}
+
+fn unknown_outcome(engine: Engine, reason: String) -> Outcome {
+    Outcome {
+        verdict: Verdict::Unknown { reason },
+        engine,
+        time: Duration::ZERO,
+        stats: Stats::default(),
+    }
 }
 
 /// Runs an engine, turning a panic into `unknown` so that the other engine's answer
@@ -104,12 +121,9 @@ fn guarded(engine: Engine, f: impl FnOnce() -> Outcome) -> Outcome {
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "no message".into());
-        Outcome {
-            verdict: Verdict::Unknown { reason: format!("internal error (panic: {msg})") },
-            engine,
-            time: start.elapsed(),
-            stats: Stats::default(),
-        }
+        let mut out = unknown_outcome(engine, format!("internal error (panic: {msg})"));
+        out.time = start.elapsed();
+        out
     })
 }
 
@@ -200,6 +214,19 @@ mod tests {
         );
         assert_eq!(out.engine, Engine::Prove);
         assert_eq!(out.verdict.name(), "verified");
+    }
+
+    #[test]
+    fn a_panicking_engine_does_not_hide_the_other_answer() {
+        let out = race(
+            &Cancel::new(),
+            |_| panic!("boom"),
+            |_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1),
+        );
+        assert_eq!(out.engine, Engine::Refute);
+        let out = race(&Cancel::new(), |_| unknown(Engine::Prove, "gave up"), |_| panic!("boom"));
+        let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
+        assert_eq!(reason, "prover: gave up; refuter: internal error (panic: boom)");
     }
 
     #[test]

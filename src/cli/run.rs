@@ -102,7 +102,7 @@ fn run(args: &RunArgs, module: &Module) -> Result<i32, String> {
     };
     let given = choices.len();
     let run = interp::run_program(program, &mut state, &mut Replay::new(choices), args.max_steps)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("{}: {e}", args.file.display()))?;
     if let RunEnd::OutOfChoices { at } = run.end {
         return Err(format!(
             "the run needs more nondeterministic choices than the {given} given with --choices \

@@ -1,8 +1,16 @@
 //! `forex test`: hypertesting of every tuple of the given files.
 
-use crate::hypertest::Strategy;
+use crate::batch::{self, execute, BatchOptions, ExecOptions};
+use crate::cancel::Cancel;
+use crate::diag::DiagStyle;
+use crate::hypertest::{hypertest_runs, Strategy, TestOptions};
+use crate::ir::Tuple;
+use crate::report::{render_human, render_json};
 use clap::{Args, ValueEnum};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
 pub enum TestReportFormat {
@@ -13,7 +21,7 @@ pub enum TestReportFormat {
 
 /// Search for violations by running the programs concretely (hypertesting).
 ///
-/// Never reports `verified`: either `violated` with a replayable counterexample, or
+/// Never reports `verified`: either `violated` with a replayed counterexample, or
 /// `unknown` with the number of runs and the hypercoverage reached.
 ///
 /// Example: forex test --strategy evo --budget-ms 500 --seed 1 examples/ni_leak.fe
@@ -28,15 +36,59 @@ pub struct TestArgs {
     /// Time budget per tuple, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub budget_ms: u64,
-    /// Random seed: the same seed gives the same result.
+    /// Random seed: the same seed runs the same sequence of tests (so gives the same
+    /// result when --max-runs, not the time budget, ends the search).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Stop each tuple's search after this many tests.
+    #[arg(long, value_name = "N")]
+    pub max_runs: Option<u64>,
     /// Report format on stdout.
     #[arg(long, value_enum, default_value_t = TestReportFormat::Human)]
     pub format: TestReportFormat,
+    /// Tuples tested in parallel.
+    #[arg(long, short, default_value_t = 1)]
+    pub jobs: usize,
 }
 
-pub fn main(_args: TestArgs) -> i32 {
-    eprintln!("forex test: not implemented yet");
-    2
+pub fn main(args: TestArgs) -> i32 {
+    let terminal = std::io::stderr().is_terminal();
+    let opts = BatchOptions {
+        diag_style: if terminal { DiagStyle::Fancy } else { DiagStyle::Short },
+        ..BatchOptions::default()
+    };
+    let files = batch::collect_files(&args.paths, opts.input);
+    let entries = batch::load(&files, &opts);
+    if entries.is_empty() {
+        eprintln!("error: no tuple to test in the given paths");
+        return 3;
+    }
+    let budget = Duration::from_millis(args.budget_ms);
+    let test_opts = TestOptions { strategy: args.strategy, budget, seed: args.seed };
+    let exec = ExecOptions {
+        jobs: args.jobs.max(1),
+        // The campaign stops itself at its budget; the batch deadline is only a backstop
+        // for a Z3 query that overruns it.
+        timeout: budget + Duration::from_secs(30),
+        fail_fast: false,
+        progress: false,
+        grace: Duration::from_secs(5),
+    };
+    let max_runs = args.max_runs;
+    let decider = Arc::new(move |tuple: &Tuple, cancel: &Cancel| {
+        hypertest_runs(tuple, &test_opts, max_runs, cancel)
+    });
+    let report = execute(entries, &exec, &Cancel::new(), decider);
+    let text = match args.format {
+        TestReportFormat::Human => render_human(&report, false),
+        TestReportFormat::Json => render_json(&report),
+    };
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the report: {e}");
+            return 3;
+        }
+    }
+    report.exit_code()
 }

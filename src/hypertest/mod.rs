@@ -1,9 +1,28 @@
 //! Hypertesting: fuzzing and hypercoverage-guided evolutionary search for violations.
-//! Never concludes `verified`. (Stub: issue "Test".)
+//! Never concludes `verified`.
+//!
+//! A test is an input tuple (initial values of every copy, satisfying `pre`) plus the ∀
+//! copies' nondeterministic choices. The ∀ copies run concretely; then `post` is
+//! checked on their final states (k-safety) or the refuter's ∃-run check is asked
+//! whether some ∃ runs match (∀∃; only a proved "no run" is a violation). A violating
+//! test is replayed with exactly its recorded choices before it is reported.
+//!
+//! Everything random flows from one ChaCha stream seeded by `TestOptions::seed`, so a
+//! seed fixes the sequence of tests; with a run budget (`max_runs`) rather than a time
+//! budget, it fixes the result too.
+
+mod coverage;
+mod exec;
+mod inputs;
+mod search;
+mod shrink;
+mod values;
+
+pub use coverage::branch_distance;
 
 use crate::cancel::Cancel;
 use crate::ir::Tuple;
-use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use crate::verdict::{Counterexample, Engine, Outcome, Stats, Verdict};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -28,13 +47,99 @@ impl Default for TestOptions {
     }
 }
 
-/// Searches for a violation of `tuple` within the budget.
-pub fn hypertest(_tuple: &Tuple, _opts: &TestOptions, _cancel: &Cancel) -> Outcome {
-    let start = Instant::now();
-    Outcome {
-        verdict: Verdict::Unknown { reason: "hypertesting is not implemented yet".into() },
-        engine: Engine::Test,
-        time: start.elapsed(),
-        stats: Stats::default(),
+/// What one hypertest campaign found.
+#[derive(Clone, Debug)]
+pub struct TestReport {
+    /// A replayed counterexample, if a violation was found.
+    pub counterexample: Option<Counterexample>,
+    /// Tests executed.
+    pub runs: u64,
+    /// Tests discarded because an `assume` of a ∀ copy failed.
+    pub vacuous: u64,
+    /// Tests where a ∀ copy did not terminate within the step limit.
+    pub no_run: u64,
+    /// Tests whose `post` or ∃ check could not be decided.
+    pub undecided: u64,
+    /// Hypercoverage: goals covered and goals in total.
+    pub covered: usize,
+    pub goals: usize,
+    /// Why the search stopped before its budget, if it did (e.g. no input satisfies pre).
+    pub stopped: Option<String>,
+}
+
+impl TestReport {
+    /// The `unknown` reason: runs and hypercoverage, plus what the runs could not judge.
+    pub fn reason(&self) -> String {
+        let mut s = format!(
+            "no violation found in {} runs, hypercoverage {}/{} goals",
+            self.runs, self.covered, self.goals
+        );
+        let mut notes = Vec::new();
+        if self.vacuous > 0 {
+            notes.push(format!("{} blocked by an assume", self.vacuous));
+        }
+        if self.no_run > 0 {
+            notes.push(format!(
+                "{} did not terminate within {} steps",
+                self.no_run,
+                exec::MAX_STEPS
+            ));
+        }
+        if self.undecided > 0 {
+            notes.push(format!(
+                "{} could not be judged (∃ check or post undecided)",
+                self.undecided
+            ));
+        }
+        if !notes.is_empty() {
+            s += &format!(" ({})", notes.join(", "));
+        }
+        if let Some(why) = &self.stopped {
+            s += &format!("; stopped early: {why}");
+        }
+        s
     }
 }
+
+/// Searches for a violation of `tuple` within the budget.
+pub fn hypertest(tuple: &Tuple, opts: &TestOptions, cancel: &Cancel) -> Outcome {
+    hypertest_runs(tuple, opts, None, cancel)
+}
+
+/// [`hypertest`] that also stops after `max_runs` tests (the result then does not
+/// depend on the machine's speed).
+pub fn hypertest_runs(
+    tuple: &Tuple,
+    opts: &TestOptions,
+    max_runs: Option<u64>,
+    cancel: &Cancel,
+) -> Outcome {
+    let start = Instant::now();
+    let report = hypertest_report(tuple, opts, max_runs, cancel);
+    let runs = report.runs;
+    let verdict = match report.counterexample {
+        Some(counterexample) => Verdict::Violated { counterexample },
+        None => Verdict::Unknown { reason: report.reason() },
+    };
+    Outcome {
+        verdict,
+        engine: Engine::Test,
+        time: start.elapsed(),
+        stats: Stats { runs, ..Stats::default() },
+    }
+}
+
+/// The full campaign report. `max_runs` bounds the number of tests in addition to the
+/// time budget (a run bound makes the result independent of machine speed).
+pub fn hypertest_report(
+    tuple: &Tuple,
+    opts: &TestOptions,
+    max_runs: Option<u64>,
+    cancel: &Cancel,
+) -> TestReport {
+    let cancel = cancel.with_timeout(opts.budget);
+    search::run(tuple, opts, max_runs, &cancel)
+}
+
+#[cfg(test)]
+mod tests;

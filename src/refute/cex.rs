@@ -3,7 +3,10 @@
 
 use super::exists::{no_exists_run_formula, no_run_text, unknown_reason};
 use super::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
-use super::{var_name, Round};
+use super::{var_name, RefuteOptions, Round};
+
+/// Undecided ∀-path queries after which a round gives up.
+const MAX_UNKNOWNS: u32 = 3;
 use crate::cancel::Cancel;
 use crate::ir::{Quantifier, Tuple, VarId};
 use crate::smt::encode::{encode_bool, fresh, term_value};
@@ -14,7 +17,13 @@ use z3::ast::{Ast, Dynamic};
 use z3::{Model, SatResult, Solver};
 
 /// Explores every ∀ path at loop bound `bound` and asks, per path, for a counterexample.
-pub(super) fn round(tuple: &Tuple, bound: u32, cancel: &Cancel, stats: &mut Stats) -> Round {
+pub(super) fn round(
+    tuple: &Tuple,
+    bound: u32,
+    opts: &RefuteOptions,
+    cancel: &Cancel,
+    stats: &mut Stats,
+) -> Round {
     let solver = Solver::new();
     let initial: Env = (0..tuple.vars.len() as u32)
         .map(|i| {
@@ -26,8 +35,11 @@ pub(super) fn round(tuple: &Tuple, bound: u32, cancel: &Cancel, stats: &mut Stat
     let forall: Vec<usize> = tuple.forall_copies().map(|(i, _)| i).collect();
     let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
     let mut ctx = Ctx::new(&solver, cancel, bound);
+    ctx.query_limit = opts.query_timeout;
+    ctx.max_paths = opts.max_paths;
     let mut bound_hit = false;
     let mut unknown = None;
+    let mut unknowns = 0;
     let mut found: Option<Result<Counterexample, String>> = None;
     let start = Path { env: initial.clone(), ..Path::default() };
     explore(&mut ctx, tuple, &forall, start, &mut |ctx, path, end| {
@@ -35,7 +47,6 @@ pub(super) fn round(tuple: &Tuple, bound: u32, cancel: &Cancel, stats: &mut Stat
             bound_hit = true;
             return Flow::Continue;
         }
-        stats.paths += 1;
         let no_run = if exists.is_empty() {
             encode_bool(&tuple.post, &|v| path.env[&v].clone()).not()
         } else {
@@ -43,7 +54,6 @@ pub(super) fn round(tuple: &Tuple, bound: u32, cancel: &Cancel, stats: &mut Stat
                 return Flow::Stop;
             };
             bound_hit |= f.bound_hit;
-            stats.paths += f.paths;
             f.formula
         };
         ctx.solver.push();
@@ -56,10 +66,14 @@ pub(super) fn round(tuple: &Tuple, bound: u32, cancel: &Cancel, stats: &mut Stat
             }
             SatResult::Unsat => Flow::Continue,
             SatResult::Unknown => {
-                if ctx.cancelled {
+                unknowns += 1;
+                if !ctx.stopped() {
+                    unknown.get_or_insert_with(|| unknown_reason(ctx));
+                }
+                // Undecided queries tend to come in crowds: stop paying for them.
+                if ctx.stopped() || unknowns >= MAX_UNKNOWNS {
                     Flow::Stop
                 } else {
-                    unknown.get_or_insert_with(|| unknown_reason(ctx));
                     Flow::Continue
                 }
             }
@@ -68,10 +82,12 @@ pub(super) fn round(tuple: &Tuple, bound: u32, cancel: &Cancel, stats: &mut Stat
         flow
     });
     stats.queries += ctx.queries;
+    stats.paths += ctx.paths;
     match found {
         Some(Ok(cex)) => Round::Found(Box::new(cex)),
         Some(Err(why)) => Round::Unreadable(why),
         None if ctx.cancelled => Round::Cancelled,
+        None if ctx.too_many_paths => Round::TooManyPaths,
         None => Round::None { bound_hit, unknown },
     }
 }

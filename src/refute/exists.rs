@@ -11,7 +11,7 @@ use crate::cancel::Cancel;
 use crate::ir::{Expr, Tuple};
 use crate::smt::encode::{encode_bool, value_term};
 use crate::value::Value;
-use z3::ast::Bool;
+use z3::ast::{Ast, Bool};
 use z3::{SatResult, Solver};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,8 +71,19 @@ pub fn exists_run_with(
                 Flow::Continue
             }
             End::Finished => {
-                let q = encode_bool(post, &|v| path.env[&v].clone());
-                match ctx.check(&[q]) {
+                let q = encode_bool(post, &|v| path.env[&v].clone()).simplify();
+                // With concrete values and no ∃ choices, post is decided without a solver.
+                let decided = match q.as_bool() {
+                    Some(b) if path.pc.is_empty() => {
+                        if b {
+                            SatResult::Sat
+                        } else {
+                            SatResult::Unsat
+                        }
+                    }
+                    _ => ctx.check(&[q]),
+                };
+                match decided {
                     SatResult::Sat => {
                         witness = true;
                         Flow::Stop
@@ -91,6 +102,14 @@ pub fn exists_run_with(
         if ctx.cancelled {
             return ExistsAnswer::Unknown {
                 reason: "the ∃-run check was cancelled or timed out".into(),
+            };
+        }
+        if ctx.too_many_paths {
+            return ExistsAnswer::Unknown {
+                reason: format!(
+                    "the ∃ copies have more than {} paths with loops unrolled {bound} times",
+                    ctx.max_paths
+                ),
             };
         }
         if let Some(reason) = unknown {
@@ -175,7 +194,6 @@ pub(crate) struct NoRunFormula {
     pub formula: Bool,
     /// Some ∃ path can reach the bound (so a larger bound might find more).
     pub bound_hit: bool,
-    pub paths: u64,
 }
 
 pub(crate) fn no_exists_run_formula(
@@ -186,10 +204,8 @@ pub(crate) fn no_exists_run_formula(
 ) -> Option<NoRunFormula> {
     let mut some_run = Vec::new();
     let mut bound_hit = false;
-    let mut paths = 0;
     let start = Path { env: forall_end.env.clone(), ..Path::default() };
     let flow = explore(ctx, tuple, exists, start, &mut |_, path, end| {
-        paths += 1;
         let mut body = path.pc.clone();
         if end == End::Finished {
             body.push(encode_bool(&tuple.post, &|v| path.env[&v].clone()));
@@ -199,7 +215,7 @@ pub(crate) fn no_exists_run_formula(
         some_run.push(exists_over(&path.exists_fresh, &and_all(&body)));
         Flow::Continue
     });
-    if flow == Flow::Stop || ctx.cancelled {
+    if flow == Flow::Stop || ctx.stopped() {
         return None;
     }
     let formula = match some_run.len() {
@@ -207,5 +223,5 @@ pub(crate) fn no_exists_run_formula(
         1 => some_run[0].not(),
         _ => Bool::or(&some_run).not(),
     };
-    Some(NoRunFormula { formula, bound_hit, paths })
+    Some(NoRunFormula { formula, bound_hit })
 }

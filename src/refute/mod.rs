@@ -14,7 +14,7 @@
 use crate::cancel::Cancel;
 use crate::ir::{Tuple, VarId};
 use crate::verdict::{Counterexample, Engine, Outcome, Stats, Verdict};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 mod cex;
 pub mod exists;
@@ -27,11 +27,16 @@ pub use replay::replay_counterexample;
 pub struct RefuteOptions {
     /// Largest loop-unrolling bound tried.
     pub max_unroll: u32,
+    /// Time limit of one SMT query; an undecided query gives that path no verdict.
+    pub query_timeout: Duration,
+    /// Largest number of symbolic paths (∀ and ∃) explored at one bound; beyond it the
+    /// search stops deepening.
+    pub max_paths: u64,
 }
 
 impl Default for RefuteOptions {
     fn default() -> Self {
-        RefuteOptions { max_unroll: 8 }
+        RefuteOptions { max_unroll: 8, query_timeout: Duration::from_secs(2), max_paths: 2_000 }
     }
 }
 
@@ -54,6 +59,8 @@ enum Round {
         /// A reason when some query was undecided (then "none" is not exhaustive).
         unknown: Option<String>,
     },
+    /// The path budget ran out.
+    TooManyPaths,
     /// The model could not be turned into concrete values.
     Unreadable(String),
     Cancelled,
@@ -63,9 +70,10 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
     let mut last_unknown = None;
     let mut bound_hit = false;
     let mut last_bound = 0;
+    let mut last_bound_done = 0;
     for bound in exists::bound_schedule(opts.max_unroll) {
         last_bound = bound;
-        match cex::round(tuple, bound, cancel, stats) {
+        match cex::round(tuple, bound, opts, cancel, stats) {
             Round::Found(cex) => {
                 return match replay_counterexample(tuple, &cex, cancel) {
                     Ok(()) => Verdict::Violated { counterexample: *cex },
@@ -86,12 +94,28 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
                     ),
                 }
             }
+            Round::TooManyPaths => {
+                let searched = if last_bound_done == 0 {
+                    String::new()
+                } else {
+                    format!("no counterexample up to loop bound {last_bound_done}; ")
+                };
+                return Verdict::Unknown {
+                    reason: format!(
+                        "refuter: {searched}at loop bound {bound} the copies have more than \
+                         {} symbolic paths",
+                        opts.max_paths
+                    ),
+                };
+            }
             Round::None { bound_hit: hit, unknown } => {
                 bound_hit = hit;
+                last_bound_done = bound;
                 if unknown.is_some() {
                     last_unknown = unknown;
                 }
-                if !hit {
+                // Deeper rounds re-ask the undecided queries (and more): stop here.
+                if !hit || last_unknown.is_some() {
                     break;
                 }
             }

@@ -12,6 +12,7 @@
 use crate::cancel::Cancel;
 use crate::ir::{Loc, Quantifier, Stmt, Tuple, Type, VarId};
 use crate::smt::encode::{encode, encode_bool, fresh};
+use std::time::Duration;
 use z3::ast::{Array, Ast, Bool, Dynamic};
 use z3::{Params, SatResult, Solver};
 
@@ -61,26 +62,63 @@ pub struct Ctx<'s> {
     pub cancel: &'s Cancel,
     /// Largest number of iterations per loop visit.
     pub bound: u32,
+    /// Time limit of one SMT check (also bounded by the cancel token's deadline).
+    pub query_limit: Duration,
+    /// Largest number of path ends (∀ and ∃) one exploration may reach.
+    pub max_paths: u64,
     /// SMT checks issued.
     pub queries: u64,
+    /// Path ends reached.
+    pub paths: u64,
     /// Set when exploration stopped because `cancel` fired.
     pub cancelled: bool,
+    /// Set when exploration stopped because `max_paths` was reached.
+    pub too_many_paths: bool,
+    /// The timeout last set on the solver, in ms (setting parameters is not free: Z3
+    /// looks them up under a global lock, so it is only reset when it must shrink).
+    timeout_ms: Option<u64>,
 }
 
 impl<'s> Ctx<'s> {
     pub fn new(solver: &'s Solver, cancel: &'s Cancel, bound: u32) -> Self {
-        Ctx { solver, cancel, bound, queries: 0, cancelled: false }
+        Ctx {
+            solver,
+            cancel,
+            bound,
+            query_limit: Duration::from_secs(2),
+            max_paths: 5_000,
+            queries: 0,
+            paths: 0,
+            cancelled: false,
+            too_many_paths: false,
+            timeout_ms: None,
+        }
     }
 
-    /// Checks the solver's assertions plus `extra`, under the cancel token's deadline.
-    pub fn check(&mut self, extra: &[Bool]) -> SatResult {
+    /// Whether exploration must stop now (cancelled or out of path budget).
+    pub fn stopped(&mut self) -> bool {
         if self.cancel.is_cancelled() {
             self.cancelled = true;
+        }
+        self.cancelled || self.too_many_paths
+    }
+
+    /// Checks the solver's assertions plus `extra`, within `query_limit` and the cancel
+    /// token's deadline. A timeout is `Unknown`, never an answer.
+    pub fn check(&mut self, extra: &[Bool]) -> SatResult {
+        if self.stopped() {
             return SatResult::Unknown;
         }
-        if let Some(left) = self.cancel.remaining() {
+        let limit = self.query_limit.as_millis() as u64;
+        let wanted = self
+            .cancel
+            .remaining()
+            .map_or(limit, |left| (left.as_millis() as u64).min(limit))
+            .max(1);
+        if self.timeout_ms.is_none_or(|t| wanted + 50 < t) || self.timeout_ms.is_none() {
+            self.timeout_ms = Some(wanted);
             let mut p = Params::new();
-            p.set_u32("timeout", left.as_millis().clamp(1, u32::MAX as u128) as u32);
+            p.set_u32("timeout", wanted.min(u32::MAX as u64) as u32);
             self.solver.set_params(&p);
         }
         self.queries += 1;
@@ -93,6 +131,15 @@ impl<'s> Ctx<'s> {
             self.cancelled = true;
         }
         r
+    }
+
+    /// Counts a path end; `false` when the path budget is used up.
+    fn count_path(&mut self) -> bool {
+        self.paths += 1;
+        if self.paths > self.max_paths {
+            self.too_many_paths = true;
+        }
+        !self.too_many_paths
     }
 }
 
@@ -171,11 +218,13 @@ fn run_scoped<'a>(
     pushes: &mut u32,
 ) -> Flow {
     loop {
-        if ctx.cancel.is_cancelled() {
-            ctx.cancelled = true;
+        if ctx.stopped() {
             return Flow::Stop;
         }
         let Some(item) = work.pop() else {
+            if !ctx.count_path() {
+                return Flow::Stop;
+            }
             return on_end(ctx, &path, End::Finished);
         };
         let (stmt, copy) = match item {
@@ -197,6 +246,9 @@ fn run_scoped<'a>(
                     // One more iteration is possible here: report it, then continue with
                     // the exit branch.
                     let flow = branch(ctx, &path, &c_term, |ctx, p| {
+                        if !ctx.count_path() {
+                            return Flow::Stop;
+                        }
                         on_end(ctx, p, End::Exceeded { copy: c, loc: *loc })
                     });
                     if flow == Flow::Stop {
@@ -317,7 +369,7 @@ fn branch(ctx: &mut Ctx, path: &Path, c: &Bool, k: impl FnOnce(&mut Ctx, &Path) 
             ctx.solver.assert(c);
             let flow = if ctx.check(&[]) == SatResult::Unsat {
                 Flow::Continue
-            } else if ctx.cancelled {
+            } else if ctx.stopped() {
                 Flow::Stop
             } else {
                 let mut p = path.clone();
@@ -341,7 +393,7 @@ fn assume(ctx: &mut Ctx, path: &mut Path, pushes: &mut u32, c: Bool) -> Option<b
             path.pc.push(c);
             *pushes += 1;
             let r = ctx.check(&[]);
-            if ctx.cancelled {
+            if ctx.stopped() {
                 return None;
             }
             Some(r != SatResult::Unsat)

@@ -1,0 +1,148 @@
+//! Input tuples for hypertests: random values, mutation, and Z3-backed generation and
+//! repair so that every tested input satisfies `pre`.
+//!
+//! An input tuple holds an initial value for every tuple variable (∀ and ∃ copies
+//! alike: `pre` may relate them, and the ∃ copies' initial states are universally
+//! quantified too).
+
+use crate::interp::{eval_bool, InterpError};
+use crate::ir::{Expr, Tuple};
+use crate::smt::encode;
+use crate::value::Value;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use z3::ast::{Bool, Dynamic};
+use z3::{Params, SatResult, Solver};
+
+/// A deterministic resource limit per query (unlike a timeout, the same on every run,
+/// so a seed reproduces its result), plus a timeout as a safety net.
+const Z3_RLIMIT: u32 = 5_000_000;
+const Z3_TIMEOUT_MS: u32 = 2_000;
+
+fn limited_solver() -> Solver {
+    let s = Solver::new();
+    let mut p = Params::new();
+    p.set_u32("rlimit", Z3_RLIMIT);
+    p.set_u32("timeout", Z3_TIMEOUT_MS);
+    s.set_params(&p);
+    s
+}
+
+/// Decides closed formulas on concrete states: by evaluation, or by Z3 when the formula
+/// has quantifiers. `None`: Z3 could not decide (never guessed).
+pub fn holds(_tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
+    match eval_bool(e, state) {
+        Ok(b) => Some(b),
+        Err(InterpError::Quantifier) => {
+            let lookup = |v: crate::ir::VarId| encode::value_term(&state[v.index()]);
+            let f = encode::encode_bool(e, &lookup);
+            let s = limited_solver();
+            s.assert(f.not());
+            if s.check() == SatResult::Unsat {
+                return Some(true);
+            }
+            s.reset();
+            s.assert(&f);
+            if s.check() == SatResult::Unsat {
+                return Some(false);
+            }
+            None
+        }
+        Err(_) => None,
+    }
+}
+
+/// Z3 with `pre` asserted over one constant per tuple variable: finds input tuples that
+/// satisfy `pre`, as close to wished-for values as it can.
+pub struct PreSolver<'t> {
+    tuple: &'t Tuple,
+    solver: Solver,
+    consts: Vec<Dynamic>,
+}
+
+impl<'t> PreSolver<'t> {
+    pub fn new(tuple: &'t Tuple) -> PreSolver<'t> {
+        let consts: Vec<Dynamic> = tuple
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| encode::named(&format!("ht!{i}"), &v.ty))
+            .collect();
+        let solver = limited_solver();
+        solver.assert(encode::encode_bool(&tuple.pre, &|v| consts[v.index()].clone()));
+        PreSolver { tuple, solver, consts }
+    }
+
+    /// An input tuple satisfying `pre`: variables in `fixed` keep their values in
+    /// `wish`; the others keep theirs where `pre` allows (dropped one unsat core
+    /// member at a time, at random, so the result stays diverse). `None` when no such
+    /// tuple exists or Z3 gave up.
+    pub fn solve(
+        &self,
+        wish: &[Value],
+        fixed: &[usize],
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Vec<Value>> {
+        if holds(self.tuple, &self.tuple.pre, wish) == Some(true) {
+            return Some(wish.to_vec());
+        }
+        self.solver.push();
+        let result = self.solve_in_scope(wish, fixed, rng);
+        self.solver.pop(1);
+        let values = result?;
+        // Model values are re-checked concretely: only inputs known to satisfy `pre`
+        // may be tested.
+        (holds(self.tuple, &self.tuple.pre, &values) == Some(true)).then_some(values)
+    }
+
+    fn solve_in_scope(
+        &self,
+        wish: &[Value],
+        fixed: &[usize],
+        rng: &mut ChaCha8Rng,
+    ) -> Option<Vec<Value>> {
+        let eq = |i: usize| self.consts[i].eq(encode::value_term(&wish[i]));
+        for &i in fixed {
+            self.solver.assert(eq(i));
+        }
+        let mut active: Vec<(usize, Bool)> = Vec::new();
+        for i in (0..wish.len()).filter(|i| !fixed.contains(i)) {
+            let lit = Bool::new_const(format!("ht!want{i}"));
+            self.solver.assert(lit.implies(eq(i)));
+            active.push((i, lit));
+        }
+        for round in 0.. {
+            let lits: Vec<Bool> = active.iter().map(|(_, l)| l.clone()).collect();
+            match self.solver.check_assumptions(&lits) {
+                SatResult::Sat => break,
+                SatResult::Unknown => return None,
+                SatResult::Unsat => {
+                    let core: Vec<String> =
+                        self.solver.get_unsat_core().iter().map(|b| b.to_string()).collect();
+                    let in_core: Vec<usize> = (0..active.len())
+                        .filter(|&k| core.contains(&active[k].1.to_string()))
+                        .collect();
+                    if in_core.is_empty() {
+                        return None; // `pre` with the fixed values is unsatisfiable
+                    }
+                    if round < 16 {
+                        let k = *in_core.choose(rng).expect("non-empty");
+                        active.remove(k);
+                    } else {
+                        active.retain(|(_, l)| !core.contains(&l.to_string()));
+                    }
+                }
+            }
+        }
+        let model = self.solver.get_model()?;
+        let mut out = Vec::with_capacity(wish.len());
+        for (i, c) in self.consts.iter().enumerate() {
+            let ty = &self.tuple.vars[i].ty;
+            let v = model.eval(c, true).and_then(|t| encode::term_value(&t, ty));
+            // An array model Z3 gives as a function cannot be read back: keep the wish
+            // and let the concrete re-check decide.
+            out.push(v.unwrap_or_else(|| wish[i].clone()));
+        }
+        Some(out)
+    }
+}

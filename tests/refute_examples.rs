@@ -1,0 +1,51 @@
+//! Every example marked `// expect: violated` is refuted with a counterexample that
+//! replays; no example marked `// expect: verified` is refuted. Times are printed.
+
+use forex::cancel::Cancel;
+use forex::frontend::{load_file, InputFormat};
+use forex::refute::{refute, replay_counterexample, RefuteOptions};
+use forex::verdict::Verdict;
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn examples() -> Vec<(PathBuf, String)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut out: Vec<(PathBuf, String)> = glob::glob(&format!("{}/**/*.fe", dir.display()))
+        .expect("pattern")
+        .filter_map(Result::ok)
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).ok()?;
+            let expect = text.lines().find_map(|l| l.trim().strip_prefix("// expect:"))?;
+            Some((p, expect.trim().to_string()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn violated_examples_are_refuted_and_verified_ones_are_not() {
+    let all = examples();
+    assert!(all.iter().filter(|(_, e)| e == "violated").count() >= 3, "too few examples");
+    for (path, expect) in all {
+        let module = load_file(&path, InputFormat::Auto).expect("examples load");
+        for tuple in &module.tuples {
+            let cancel = Cancel::new().with_timeout(Duration::from_secs(60));
+            let out = refute(tuple, &RefuteOptions::default(), &cancel);
+            let name = format!("{}:{}", path.file_name().unwrap().to_string_lossy(), tuple.name);
+            eprintln!("{name:36} expect {expect:9} refute {:9} {:?}", out.verdict.name(), out.time);
+            match (expect.as_str(), &out.verdict) {
+                ("violated", Verdict::Violated { counterexample }) => {
+                    replay_counterexample(tuple, counterexample, &Cancel::new())
+                        .unwrap_or_else(|e| panic!("{name}: does not replay: {e}"));
+                    assert!(!counterexample.explanation.is_empty());
+                }
+                ("violated", v) => panic!("{name}: expected a counterexample, got {v:?}"),
+                (_, Verdict::Violated { counterexample }) => {
+                    panic!("{name}: refuted an example expected {expect}: {counterexample:?}")
+                }
+                _ => {}
+            }
+        }
+    }
+}
