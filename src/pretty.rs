@@ -1,14 +1,15 @@
 //! Prints IR expressions back in `.fe` syntax, for proofs, reasons and counterexamples.
 //! Parenthesises every compound operand, so the text reparses to the same tree.
 
-use crate::ir::{Expr, ExprKind, Quantifier, Tuple, UnOp, VarId};
+use crate::ir::{BinOp, BoundId, Expr, ExprKind, Quantifier, Tuple, Type, UnOp, VarId};
+use crate::value::Value;
 use std::fmt::Write;
 
 /// `e` as `.fe` text, naming variables with `name`.
 pub fn expr_with(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
-    let mut out = String::new();
-    write_expr(&mut out, e, name);
-    out
+    let mut printer = Printer { out: String::new(), name, bound: Vec::new() };
+    printer.expr(e);
+    printer.out
 }
 
 /// `e` as `.fe` text, with tuple variables written `copy.var`.
@@ -16,100 +17,117 @@ pub fn tuple_expr(tuple: &Tuple, e: &Expr) -> String {
     expr_with(e, &|v| tuple.var_display(v))
 }
 
-fn atomic(e: &Expr) -> bool {
-    matches!(
-        e.kind,
-        ExprKind::Var(_)
-            | ExprKind::Bound(_)
-            | ExprKind::Int(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Bv(_)
-    ) && !matches!(&e.kind, ExprKind::Int(n) if n.sign() == num_bigint::Sign::Minus)
+/// Carries the names of the quantified variables in scope, so they print as written.
+struct Printer<'a> {
+    out: String,
+    name: &'a dyn Fn(VarId) -> String,
+    bound: Vec<(BoundId, String)>,
 }
 
-fn operand(out: &mut String, e: &Expr, name: &dyn Fn(VarId) -> String) {
-    if atomic(e) || matches!(e.kind, ExprKind::Select(..) | ExprKind::Extract { .. }) {
-        write_expr(out, e, name);
-    } else {
-        out.push('(');
-        write_expr(out, e, name);
-        out.push(')');
+fn atomic(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(n) => n.sign() != num_bigint::Sign::Minus,
+        ExprKind::Var(_)
+        | ExprKind::Bound(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Bv(_)
+        | ExprKind::Select(..)
+        | ExprKind::Extract { .. } => true,
+        ExprKind::Unary(UnOp::Abs, _) | ExprKind::Binary(BinOp::Min | BinOp::Max, ..) => true,
+        _ => false,
     }
 }
 
-fn write_expr(out: &mut String, e: &Expr, name: &dyn Fn(VarId) -> String) {
-    match &e.kind {
-        ExprKind::Var(v) => out.push_str(&name(*v)),
-        ExprKind::Bound(b) => {
-            let _ = write!(out, "_b{}", b.0);
+impl Printer<'_> {
+    fn operand(&mut self, e: &Expr) {
+        if atomic(e) {
+            self.expr(e);
+        } else {
+            self.out.push('(');
+            self.expr(e);
+            self.out.push(')');
         }
-        ExprKind::Int(n) => {
-            let _ = write!(out, "{n}");
-        }
-        ExprKind::Bool(b) => {
-            let _ = write!(out, "{b}");
-        }
-        ExprKind::Bv(v) => {
-            let w = match e.ty {
-                crate::ir::Type::Bv(w) => w,
-                _ => 0,
-            };
-            let _ = write!(out, "{}", crate::value::Value::bv(*v, w));
-        }
-        ExprKind::Unary(op, a) => match op {
-            UnOp::Abs => {
-                out.push_str("abs(");
-                write_expr(out, a, name);
-                out.push(')');
+    }
+
+    fn call(&mut self, function: &str, args: &[&Expr]) {
+        self.out.push_str(function);
+        self.out.push('(');
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
             }
-            _ => {
-                out.push_str(match op {
+            self.expr(a);
+        }
+        self.out.push(')');
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                let text = (self.name)(*v);
+                self.out.push_str(&text);
+            }
+            ExprKind::Bound(b) => match self.bound.iter().rev().find(|(id, _)| id == b) {
+                Some((_, name)) => self.out.push_str(name),
+                None => {
+                    let _ = write!(self.out, "_b{}", b.0);
+                }
+            },
+            ExprKind::Int(n) => {
+                let _ = write!(self.out, "{n}");
+            }
+            ExprKind::Bool(b) => {
+                let _ = write!(self.out, "{b}");
+            }
+            ExprKind::Bv(v) => {
+                let w = if let Type::Bv(w) = e.ty { w } else { 0 };
+                let _ = write!(self.out, "{}", Value::bv(*v, w));
+            }
+            ExprKind::Unary(UnOp::Abs, a) => self.call("abs", &[a]),
+            ExprKind::Unary(op, a) => {
+                self.out.push_str(match op {
                     UnOp::Neg => "-",
                     UnOp::Not => "!",
                     _ => "~",
                 });
-                operand(out, a, name);
+                self.operand(a);
             }
-        },
-        ExprKind::Binary(op, a, b) => match op {
-            crate::ir::BinOp::Min | crate::ir::BinOp::Max => {
-                let _ = write!(out, "{}(", op.symbol());
-                write_expr(out, a, name);
-                out.push_str(", ");
-                write_expr(out, b, name);
-                out.push(')');
+            ExprKind::Binary(op @ (BinOp::Min | BinOp::Max), a, b) => {
+                self.call(op.symbol(), &[a, b])
             }
-            _ => {
-                operand(out, a, name);
-                let _ = write!(out, " {} ", op.symbol());
-                operand(out, b, name);
+            ExprKind::Binary(op, a, b) => {
+                self.operand(a);
+                let _ = write!(self.out, " {} ", op.symbol());
+                self.operand(b);
             }
-        },
-        ExprKind::Ite(c, a, b) => {
-            out.push_str("if ");
-            operand(out, c, name);
-            out.push_str(" then ");
-            operand(out, a, name);
-            out.push_str(" else ");
-            operand(out, b, name);
-        }
-        ExprKind::Select(a, i) => {
-            operand(out, a, name);
-            out.push('[');
-            write_expr(out, i, name);
-            out.push(']');
-        }
-        ExprKind::Extract { hi, lo, arg } => {
-            operand(out, arg, name);
-            let _ = write!(out, "[{hi}:{lo}]");
-        }
-        ExprKind::Quant { quantifier, var, var_ty, body, .. } => {
-            let q = match quantifier {
-                Quantifier::Forall => "forall",
-                Quantifier::Exists => "exists",
-            };
-            let _ = write!(out, "{q} _b{}: {var_ty} :: ", var.0);
-            write_expr(out, body, name);
+            ExprKind::Ite(c, a, b) => {
+                self.out.push_str("if ");
+                self.operand(c);
+                self.out.push_str(" then ");
+                self.operand(a);
+                self.out.push_str(" else ");
+                self.operand(b);
+            }
+            ExprKind::Select(a, i) => {
+                self.operand(a);
+                self.out.push('[');
+                self.expr(i);
+                self.out.push(']');
+            }
+            ExprKind::Extract { hi, lo, arg } => {
+                self.operand(arg);
+                let _ = write!(self.out, "[{hi}:{lo}]");
+            }
+            ExprKind::Quant { quantifier, var, name, var_ty, body } => {
+                let q = match quantifier {
+                    Quantifier::Forall => "forall",
+                    Quantifier::Exists => "exists",
+                };
+                let _ = write!(self.out, "{q} {name}: {var_ty} :: ");
+                self.bound.push((*var, name.clone()));
+                self.expr(body);
+                self.bound.pop();
+            }
         }
     }
 }
@@ -117,7 +135,6 @@ fn write_expr(out: &mut String, e: &Expr, name: &dyn Fn(VarId) -> String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{BinOp, Type};
 
     #[test]
     fn prints_with_parentheses_and_names() {
@@ -130,5 +147,22 @@ mod tests {
         );
         let names = |v: VarId| ["a.z", "b.z"][v.index()].to_string();
         assert_eq!(expr_with(&e, &names), "(2 * (a.z + (-1))) == b.z");
+    }
+
+    #[test]
+    fn quantified_variables_keep_their_names() {
+        let i = Expr { kind: ExprKind::Bound(BoundId(3)), ty: Type::Int };
+        let body = Expr::binary(BinOp::Le, Expr::int(0), Expr::binary(BinOp::Max, i, Expr::int(1)));
+        let q = Expr {
+            kind: ExprKind::Quant {
+                quantifier: Quantifier::Forall,
+                var: BoundId(3),
+                name: "i".into(),
+                var_ty: Type::Int,
+                body: Box::new(body),
+            },
+            ty: Type::Bool,
+        };
+        assert_eq!(expr_with(&q, &|_| String::new()), "forall i: int :: 0 <= max(i, 1)");
     }
 }

@@ -12,12 +12,12 @@ use clap::{Parser, Subcommand};
 /// refinement, delimited release, determinism and any Forall-Exists Hoare tuple
 /// written in a `.fe` file (or in the original ForEx tool's format).
 ///
-/// Exit codes: 0 verified, 1 violated, 2 unknown, 3 input error (the largest over
-/// all tuples).
+/// Exit codes: 0 verified, 1 violated, 2 unknown, 3 input error or bad command line
+/// (the largest over all tuples).
 #[derive(Parser, Debug)]
 #[command(name = "forex", version, propagate_version = true)]
 #[command(
-    after_help = "Examples:\n  forex check examples/*.fe\n  forex prove examples/gni.fe\n  forex prove --jobs 2 --format json ../shared/benchmarks/forex\n  forex test --strategy evo examples/ni_leak.fe\n  forex run examples/gni.fe --program leak --set h=1 --set l=2"
+    after_help = "Examples:\n  forex check examples/*.fe\n  forex prove examples/gni.fe\n  forex prove --jobs 2 --format json ../shared/benchmarks/forex\n  forex test --strategy evo examples/ni_leak.fe\n  forex run examples/gni.fe --program pad --set h=1 --set l=2 --choices 7"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -34,7 +34,14 @@ pub enum Command {
 
 /// Parses the command line, runs the command, returns the process exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            // --help and --version are not errors; a bad command line is an input error.
+            return if e.use_stderr() { 3 } else { 0 };
+        }
+    };
     match cli.command {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),
