@@ -106,3 +106,24 @@ tuple t { forall a: f; exists b: g; post a.o == b.o; }
     let Verdict::Unknown { reason } = out.verdict else { panic!("{:?}", out.verdict) };
     assert!(reason.contains("not valid"), "{reason}");
 }
+
+#[test]
+fn exists_only_loops_terminate_by_a_ranking_function() {
+    let src = "
+program p { int n, y; y = n; }
+program q { int n, x; x = 0; while (x < n) { x = x + 1; } }
+program r { int n, x, s; x = 0; while (x < n) { s = *; assume s >= 1; x = x + s; } }
+program d { int n, x; x = 0; while (x < n) { x = x - 1; } }
+tuple counts { forall a: p; exists b: q; pre a.n == b.n; post b.x >= a.y; }
+tuple chooses { forall a: p; exists b: r; pre a.n == b.n; post b.x >= a.y; }
+tuple diverges { forall a: p; exists b: d; pre a.n == b.n; post true; }
+";
+    for name in ["counts", "chooses"] {
+        let out = prove(&tuple(src, name), &ProveOptions::default(), &Cancel::new());
+        let Verdict::Verified { proof } = out.verdict else { panic!("{name}: {:?}", out.verdict) };
+        assert!(proof.loop_points[0].invariant.contains("ranking function"), "{proof:?}");
+    }
+    // x decreases while x < n: for n > 0 no ∃ run terminates, so the tuple is invalid.
+    let out = prove(&tuple(src, "diverges"), &ProveOptions::default(), &Cancel::new());
+    assert_eq!(out.verdict.name(), "unknown", "{:?}", out.verdict);
+}
