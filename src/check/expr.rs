@@ -13,7 +13,13 @@ pub enum Scope<'x> {
     Program { vars: &'x HashMap<String, (VarId, Type, Span)>, at: usize },
     /// Inside a tuple's pre/post/hints: `copy.var`, and quantified variables.
     /// `broken` copies name unknown programs (already reported; references stay silent).
-    Tuple { tuple: &'x ir::Tuple, copies: &'x HashMap<String, usize>, broken: &'x [String] },
+    /// `shorthand`: the tuple was expanded from `ni(…)` etc. (messages name programs).
+    Tuple {
+        tuple: &'x ir::Tuple,
+        copies: &'x HashMap<String, usize>,
+        broken: &'x [String],
+        shorthand: bool,
+    },
 }
 
 /// A bit-vector literal of width `w` to suggest in hints (`#x00`, `#b000`).
@@ -239,6 +245,9 @@ impl Checker<'_> {
         span: &Span,
         ty_hint: &str,
     ) -> Option<(VarId, Type)> {
+        if self.silent.iter().any(|s| s == name) {
+            return None;
+        }
         match vars.get(name) {
             Some((id, ty, decl)) if decl.start < at => Some((*id, ty.clone())),
             Some((_, ty, decl)) => self.fail(
@@ -273,7 +282,7 @@ impl Checker<'_> {
     }
 
     fn copy_var(&mut self, copy: &ast::Ident, var: &ast::Ident, sc: &Scope) -> Option<ir::Expr> {
-        let Scope::Tuple { tuple, copies, broken } = sc else {
+        let Scope::Tuple { tuple, copies, broken, shorthand } = sc else {
             return self.fail(
                 Diagnostic::new(
                     format!(
@@ -310,10 +319,28 @@ impl Checker<'_> {
             Some(id) => Some(ir::Expr::var(id, tuple.var(id).ty.clone())),
             None => {
                 let names = c.vars.iter().map(|v| tuple.var(*v).name.as_str());
-                let hint = suggest(&var.name, names)
-                    .map(|s| format!("did you mean `{}`?", self.display_ref(&c.name, s, k)));
-                let message = if self.forex {
-                    format!("`{}_{k}`: program {k} has no variable `{}`", var.name, var.name)
+                let hint = match suggest(&var.name, names.clone()) {
+                    Some(s) if *shorthand => format!("did you mean `{s}`?"),
+                    Some(s) => format!("did you mean `{}`?", self.display_ref(&c.name, s, k)),
+                    None => {
+                        let all: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+                        let owner = if self.forex {
+                            format!("copy {k}")
+                        } else {
+                            format!("program `{}`", c.program)
+                        };
+                        if all.is_empty() {
+                            format!("{owner} declares no variables")
+                        } else {
+                            format!("the variables of {owner} are {}", all.join(", "))
+                        }
+                    }
+                };
+                let hint = Some(hint);
+                let message = if *shorthand {
+                    format!("program `{}` has no variable `{}`", c.program, var.name)
+                } else if self.forex {
+                    format!("`{}_{k}`: copy {k} has no variable `{}`", var.name, var.name)
                 } else {
                     format!(
                         "copy `{}` (program `{}`) has no variable `{}`",

@@ -27,6 +27,8 @@ pub struct Checker<'a> {
     bound: Vec<(String, BoundId, Type)>,
     next_bound: u32,
     next_loop: u32,
+    /// Variables of the current program whose type was rejected (already reported).
+    silent: Vec<String>,
 }
 
 /// Checks a parsed file. `file` names it in the tuples (`Tuple::file`); `src` is its
@@ -46,6 +48,7 @@ pub fn check(
         bound: Vec::new(),
         next_bound: 0,
         next_loop: 0,
+        silent: Vec::new(),
     };
     let mut module = Module::default();
     let mut seen: HashMap<&str, Span> = HashMap::new();
@@ -89,28 +92,42 @@ pub fn check(
 
 /// The candidate closest to `name` by edit distance, if close enough to be a typo.
 pub fn suggest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
-    let limit = (name.chars().count() / 3).max(1);
+    // One-letter names are all one edit apart: suggesting among them would be noise,
+    // except for a different case (`H` for `h`).
+    let len = name.chars().count();
+    let limit = if len <= 1 { 0 } else { (len / 3).max(1) };
     candidates
         .filter(|c| *c != name)
-        .map(|c| (edit_distance(name, c), c))
+        .map(|c| {
+            let d = if c.eq_ignore_ascii_case(name) { 0 } else { edit_distance(name, c) };
+            (d, c)
+        })
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, c)| c)
 }
 
+/// Edit distance with adjacent transpositions counted as one edit (`hihg` → `high`).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
         }
     }
-    row[b.len()]
+    d[a.len()][b.len()]
 }
 
 impl Checker<'_> {
@@ -124,15 +141,20 @@ impl Checker<'_> {
             ast::TyKind::Bool => Type::Bool,
             ast::TyKind::Bv(w) => Type::Bv(*w),
             ast::TyKind::Array(e) => Type::Array(Box::new(self.ty(e)?)),
+            ast::TyKind::Unsupported => return None,
         })
     }
 
     fn program(&mut self, p: &ast::Program) -> ir::Program {
         let mut vars: Vec<VarDecl> = Vec::new();
         let mut table: HashMap<String, (VarId, Type, Span)> = HashMap::new();
+        self.silent.clear();
         for item in &p.items {
             let ast::BodyItem::Decl(d) = item else { continue };
-            let Some(ty) = self.ty(&d.ty) else { continue };
+            let Some(ty) = self.ty(&d.ty) else {
+                self.silent.extend(d.names.iter().map(|n| n.name.clone()));
+                continue;
+            };
             for n in &d.names {
                 if let Some((_, _, first)) = table.get(&n.name) {
                     self.diags.push(
@@ -347,7 +369,12 @@ impl Checker<'_> {
             ok = false;
         }
         self.next_bound = 0;
-        let sc = Scope::Tuple { tuple: &tuple, copies: &copies, broken: &broken };
+        let sc = Scope::Tuple {
+            tuple: &tuple,
+            copies: &copies,
+            broken: &broken,
+            shorthand: t.shorthand,
+        };
         let formula = |c: &mut Self, e: &ast::Expr, what: &str| -> Option<ir::Expr> {
             let e2 = c.expr(e, &sc)?;
             c.expect(&e2, &e.span, &Type::Bool, what)?;

@@ -19,6 +19,9 @@ pub enum TyKind {
     Bool,
     Bv(u32),
     Array(Box<Ty>),
+    /// A type forex rejects (ForEx `string`), already reported; its variables are
+    /// skipped silently so one declaration gives one error.
+    Unsupported,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -172,6 +175,8 @@ pub struct Tuple {
     /// `copy.var` names that must exist although `pre`/`post` may not use them
     /// (a shorthand's `high: [h]` list of `ni`).
     pub mentions: Vec<(Ident, Ident)>,
+    /// Expanded from a shorthand (`ni(…)`): messages name programs, not copies.
+    pub shorthand: bool,
 }
 
 impl Default for Ident {

@@ -247,7 +247,7 @@ fn shorthand(b: &mut Builder, p: &Pair<Rule>) -> Option<Tuple> {
     let pairs = |x: &Ident, y: &Ident, vars: &[Ident]| -> Vec<Expr> {
         vars.iter().map(|v| eq_vars((x, v), (y, v))).collect()
     };
-    let mut t = Tuple { name: name.clone(), span: sp.clone(), ..Tuple::default() };
+    let mut t = Tuple { name: name.clone(), span: sp.clone(), shorthand: true, ..Tuple::default() };
     let forall = |n: &Ident, p: &Ident| CopyDecl {
         name: n.clone(),
         program: p.clone(),
