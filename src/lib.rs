@@ -3,6 +3,7 @@
 //! Flow: syntax → checked IR → engines (prove, refute, test) → verdicts → reports.
 //! See ARCHITECTURE.md for the code map and the invariants.
 
+pub mod batch;
 pub mod cancel;
 pub mod check;
 pub mod cli;
@@ -10,6 +11,7 @@ pub mod diag;
 pub mod frontend;
 pub mod hypertest;
 pub mod interp;
+pub mod interrupt;
 pub mod ir;
 pub mod portfolio;
 pub mod pretty;

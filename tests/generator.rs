@@ -150,3 +150,36 @@ fn print_samples() {
         println!("// #{i}: {:?}\n{}", decide(t).map(|a| a.is_valid()), to_fe(t));
     }
 }
+
+#[test]
+#[ignore = "prints the valid/invalid ratio per copy shape"]
+fn print_ratio_by_shape() {
+    use std::collections::BTreeMap;
+    for loops in [false, true] {
+        let mut by: BTreeMap<(usize, usize), (usize, usize)> = BTreeMap::new();
+        for t in sample(&tuples(GenConfig { loops, ..GenConfig::default() }), 2000, 5) {
+            let shape = (t.forall_copies().count(), t.exists_copies().count());
+            let e = by.entry(shape).or_default();
+            if decide(&t).unwrap().is_valid() {
+                e.0 += 1
+            } else {
+                e.1 += 1
+            }
+        }
+        println!("loops={loops}: (forall, exists) -> (valid, invalid): {by:?}");
+    }
+}
+
+#[test]
+fn the_oracles_shortcuts_do_not_change_answers() {
+    use common::brute::{decide_with, Limits};
+    let plain = Limits { shortcuts: false, ..Limits::default() };
+    for loops in [false, true] {
+        for t in sample(&tuples(GenConfig { loops, max_bits: 12, ..GenConfig::default() }), 300, 7)
+        {
+            let fast = decide(&t).map(|a| a.is_valid());
+            let slow = decide_with(&t, plain).map(|a| a.is_valid());
+            assert_eq!(fast, slow, "shortcuts changed the answer on\n{}", to_fe(&t));
+        }
+    }
+}

@@ -1,10 +1,19 @@
 //! `forex prove`: decide every tuple of the given files and folders.
 
+use crate::batch::{self, BatchOptions};
+use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
 use crate::frontend::InputFormat;
-use crate::portfolio::EngineChoice;
+use crate::portfolio::{DecideOptions, EngineChoice};
+use crate::prove::ProveOptions;
+use crate::refute::RefuteOptions;
+use crate::report::{render_human, render_json, render_junit};
 use clap::{Args, ValueEnum};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
 pub enum ReportFormat {
@@ -18,11 +27,14 @@ pub enum ReportFormat {
 ///
 /// Folders are searched recursively for `*.fe` and ForEx-format `*.txt` files. Each
 /// tuple gets a verdict: verified (a proof was found), violated (a replayed
-/// counterexample), unknown (with the reason) or error (bad input).
-///
-/// Example: forex prove examples/gni.fe
-///          forex prove --jobs 2 --format json ../shared/benchmarks/forex
+/// counterexample), unknown (with the reason) or error (bad input). The exit code is the
+/// largest over all tuples: 0 verified, 1 violated, 2 unknown, 3 error.
 #[derive(Args, Debug)]
+// The examples live in `after_help`: doc comments are re-wrapped, which joins their lines.
+#[command(after_help = "Examples:
+  forex prove examples/gni.fe
+  forex prove --jobs 2 --format json ../shared/benchmarks/forex
+  forex prove --tuple 'gni*' --timeout 10 --explain examples/")]
 pub struct ProveArgs {
     /// Files and folders.
     #[arg(required = true)]
@@ -65,7 +77,89 @@ pub struct ProveArgs {
     pub diagnostics: Option<DiagStyle>,
 }
 
-pub fn main(_args: ProveArgs) -> i32 {
-    eprintln!("forex prove: not implemented yet");
-    2
+/// First Ctrl-C: cancel the batch (what finished is still reported). Second: leave now.
+fn install_ctrl_c(root: &Cancel) {
+    let root = root.clone();
+    let pressed = Arc::new(AtomicBool::new(false));
+    let result = ctrlc::set_handler(move || {
+        if pressed.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        root.cancel();
+    });
+    if let Err(e) = result {
+        eprintln!("warning: Ctrl-C will not stop the batch cleanly: {e}");
+    }
+}
+
+fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
+    let timeout = Duration::try_from_secs_f64(args.timeout).map_err(|_| {
+        format!("--timeout {}: expected a non-negative number of seconds", args.timeout)
+    })?;
+    let select = args
+        .tuples
+        .iter()
+        .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
+        .collect::<Result<_, _>>()?;
+    let terminal = std::io::stderr().is_terminal();
+    Ok(BatchOptions {
+        decide: DecideOptions {
+            engine: args.engine,
+            timeout,
+            prove: ProveOptions { explain: args.explain, dump_smt: args.dump_smt.clone() },
+            refute: RefuteOptions::default(),
+        },
+        jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),
+        fail_fast: args.fail_fast,
+        select,
+        input: args.input,
+        diag_style: args.diagnostics.unwrap_or(if terminal {
+            DiagStyle::Fancy
+        } else {
+            DiagStyle::Short
+        }),
+        progress: terminal && !args.quiet,
+    })
+}
+
+pub fn main(args: ProveArgs) -> i32 {
+    let opts = match options(&args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 3;
+        }
+    };
+    let root = Cancel::new();
+    install_ctrl_c(&root);
+    let report = batch::run(&args.paths, &opts, &root);
+    if report.results.is_empty() && report.not_run.is_empty() {
+        eprintln!("error: no tuple to prove in the given paths");
+        return 3;
+    }
+    let text = match args.format {
+        ReportFormat::Human => render_human(&report, args.explain),
+        ReportFormat::Json => render_json(&report),
+        ReportFormat::Junit => render_junit(&report),
+    };
+    let written = match &args.output {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                // A closed pipe (`| head`) is the reader's choice, not an error.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(format!("cannot write the report: {e}"))
+                }
+                _ => Ok(()),
+            }
+        }
+    };
+    if let Err(e) = written {
+        eprintln!("error: {e}");
+        return 3;
+    }
+    report.exit_code()
 }

@@ -1,1 +1,282 @@
 //! Reports: human table, JSON and JUnit renderings of verdicts.
+//!
+//! A [`Report`] is what a batch run produced, in input order: one [`TupleResult`] per
+//! decided tuple and one per file that could not be loaded. The renderers only read it.
+
+mod human;
+mod json;
+mod junit;
+
+pub use human::render_human;
+pub use json::render_json;
+pub use junit::render_junit;
+
+use crate::ir::Loc;
+use crate::verdict::{Engine, Outcome, Verdict};
+use std::time::Duration;
+
+/// How one tuple (or one unloadable file) ended.
+#[derive(Clone, Debug)]
+pub enum Status {
+    /// An engine's answer (verified, violated or unknown).
+    Done(Outcome),
+    /// The file could not be read, parsed or checked; the diagnostics went to stderr.
+    Error { reason: String },
+}
+
+/// One line of a report.
+#[derive(Clone, Debug)]
+pub struct TupleResult {
+    /// The file as the user named it (for files found in folders: folder joined with the name).
+    pub file: String,
+    /// The tuple's name; `None` when the whole file failed to load.
+    pub tuple: Option<String>,
+    /// Where the tuple starts, when known.
+    pub loc: Option<Loc>,
+    pub status: Status,
+}
+
+impl TupleResult {
+    /// `verified`, `violated`, `unknown` or `error`.
+    pub fn verdict_name(&self) -> &'static str {
+        match &self.status {
+            Status::Done(o) => o.verdict.name(),
+            Status::Error { .. } => "error",
+        }
+    }
+    /// This result's exit-code contribution (LANGUAGE.md: 0, 1, 2, 3).
+    pub fn exit_code(&self) -> i32 {
+        match &self.status {
+            Status::Done(o) => o.verdict.exit_code(),
+            Status::Error { .. } => 3,
+        }
+    }
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.status {
+            Status::Done(o) => Some(o),
+            Status::Error { .. } => None,
+        }
+    }
+    pub fn engine(&self) -> Option<Engine> {
+        self.outcome().map(|o| o.engine)
+    }
+    pub fn time(&self) -> Option<Duration> {
+        self.outcome().map(|o| o.time)
+    }
+    /// Why the tuple is `unknown` or `error`.
+    pub fn reason(&self) -> Option<&str> {
+        match &self.status {
+            Status::Done(Outcome { verdict: Verdict::Unknown { reason }, .. }) => Some(reason),
+            Status::Error { reason } => Some(reason),
+            Status::Done(_) => None,
+        }
+    }
+    /// The name shown for this line: the tuple's, or the file's when it did not load.
+    pub fn display_name(&self) -> String {
+        match &self.tuple {
+            Some(t) => t.clone(),
+            None => format!("({})", file_name(&self.file)),
+        }
+    }
+    /// `file:line` (or just `file`).
+    pub fn location(&self) -> String {
+        match self.loc {
+            Some(loc) => format!("{}:{}", self.file, loc.line),
+            None => self.file.clone(),
+        }
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path).file_name().and_then(|n| n.to_str()).unwrap_or(path)
+}
+
+/// Why a batch ended before every tuple was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Ctrl-C.
+    Interrupted,
+    /// `--fail-fast` after a violated tuple.
+    FailFast,
+}
+
+/// Everything a batch run produced.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Finished tuples and failed files, in input order.
+    pub results: Vec<TupleResult>,
+    /// Selected tuples that did not finish (fail-fast or Ctrl-C), as `file: tuple`.
+    pub not_run: Vec<String>,
+    pub stopped: Option<Stop>,
+    /// Wall-clock time of the whole batch.
+    pub time: Duration,
+}
+
+/// Counts per verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub verified: usize,
+    pub violated: usize,
+    pub unknown: usize,
+    pub error: usize,
+}
+
+impl Counts {
+    pub fn total(&self) -> usize {
+        self.verified + self.violated + self.unknown + self.error
+    }
+    pub fn add(&mut self, verdict_name: &str) {
+        match verdict_name {
+            "verified" => self.verified += 1,
+            "violated" => self.violated += 1,
+            "unknown" => self.unknown += 1,
+            _ => self.error += 1,
+        }
+    }
+}
+
+impl Report {
+    pub fn counts(&self) -> Counts {
+        let mut c = Counts::default();
+        for r in &self.results {
+            c.add(r.verdict_name());
+        }
+        c
+    }
+
+    /// The process exit code: the largest over all results. A batch stopped by Ctrl-C left
+    /// tuples undecided, so it is at least 2 (unknown); with `--fail-fast` the tuples not
+    /// run are simply skipped (the violated one already gives 1).
+    pub fn exit_code(&self) -> i32 {
+        let worst = self.results.iter().map(TupleResult::exit_code).max().unwrap_or(0);
+        match self.stopped {
+            Some(Stop::Interrupted) => worst.max(2),
+            _ => worst,
+        }
+    }
+}
+
+/// Milliseconds as a float rounded to microseconds (the JSON `time_ms` fields).
+pub(crate) fn millis(d: Duration) -> f64 {
+    (d.as_secs_f64() * 1e6).round() / 1e3
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::value::Value;
+    use crate::verdict::{CopyRun, Counterexample, LoopPointProof, Proof, Stats};
+    use std::collections::BTreeMap;
+
+    pub fn outcome(verdict: Verdict, engine: Engine, ms: u64) -> Outcome {
+        Outcome {
+            verdict,
+            engine,
+            time: Duration::from_millis(ms),
+            stats: Stats { queries: 7, candidates: 3, ..Stats::default() },
+        }
+    }
+
+    /// One result of every kind, with awkward characters where text is free.
+    pub fn sample() -> Report {
+        let proof = Proof {
+            loop_points: vec![LoopPointProof {
+                loops: vec!["a@x.fe:4:3".into(), "c@x.fe:4:3".into()],
+                counts: vec![1, 2],
+                invariant: "a.i == c.i && a.o <= c.o".into(),
+                candidates_tried: 3,
+            }],
+            obligations: 9,
+        };
+        let a = CopyRun {
+            copy: "a".into(),
+            program: "leak".into(),
+            quantifier: "forall".into(),
+            initial: BTreeMap::from([("h".into(), Value::int(1)), ("o".into(), Value::int(0))]),
+            choices: vec![Value::int(50), Value::bool(true)],
+            final_state: Some(BTreeMap::from([
+                ("h".into(), Value::int(1)),
+                ("o".into(), Value::int(51)),
+            ])),
+        };
+        let c = CopyRun {
+            copy: "c".into(),
+            program: "leak".into(),
+            quantifier: "exists".into(),
+            initial: BTreeMap::from([("h".into(), Value::int(2)), ("o".into(), Value::int(0))]),
+            choices: vec![],
+            final_state: None,
+        };
+        let cex = Counterexample {
+            copies: vec![a, c],
+            explanation: "no run of c ends with o == 51 <&> \"quoted\"".into(),
+            violated_conjunct: Some("a.o == c.o".into()),
+        };
+        let at = |line| Some(Loc { line, col: 1 });
+        Report {
+            results: vec![
+                TupleResult {
+                    file: "x.fe".into(),
+                    tuple: Some("ok".into()),
+                    loc: at(3),
+                    status: Status::Done(outcome(Verdict::Verified { proof }, Engine::Prove, 12)),
+                },
+                TupleResult {
+                    file: "x.fe".into(),
+                    tuple: Some("leak".into()),
+                    loc: at(9),
+                    status: Status::Done(outcome(
+                        Verdict::Violated { counterexample: cex },
+                        Engine::Refute,
+                        30,
+                    )),
+                },
+                TupleResult {
+                    file: "y.fe".into(),
+                    tuple: Some("hard<&>".into()),
+                    loc: at(1),
+                    status: Status::Done(outcome(
+                        Verdict::Unknown { reason: "timeout after 1 s".into() },
+                        Engine::Prove,
+                        1000,
+                    )),
+                },
+                TupleResult {
+                    file: "dir/bad.fe".into(),
+                    tuple: None,
+                    loc: None,
+                    status: Status::Error {
+                        reason: "dir/bad.fe:2:5: error: unknown variable `q` \u{1}".into(),
+                    },
+                },
+            ],
+            not_run: vec![],
+            stopped: None,
+            time: Duration::from_millis(1042),
+        }
+    }
+
+    #[test]
+    fn counts_and_exit_code() {
+        let mut r = sample();
+        assert_eq!(r.counts(), Counts { verified: 1, violated: 1, unknown: 1, error: 1 });
+        assert_eq!(r.exit_code(), 3);
+        r.results.truncate(2);
+        assert_eq!(r.exit_code(), 1);
+        r.stopped = Some(Stop::Interrupted);
+        assert_eq!(r.exit_code(), 2);
+        r.stopped = Some(Stop::FailFast);
+        assert_eq!(r.exit_code(), 1);
+        assert_eq!(Report::default().exit_code(), 0);
+    }
+
+    #[test]
+    fn names_and_locations() {
+        let r = sample();
+        assert_eq!(r.results[0].location(), "x.fe:3");
+        assert_eq!(r.results[3].location(), "dir/bad.fe");
+        assert_eq!(r.results[3].display_name(), "(bad.fe)");
+        assert_eq!(r.results[2].reason(), Some("timeout after 1 s"));
+        assert_eq!(millis(Duration::from_micros(12_500)), 12.5);
+    }
+}

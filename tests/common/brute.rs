@@ -61,11 +61,14 @@ impl fmt::Display for Witness {
 pub struct Limits {
     /// Largest number of configurations explored plus initial tuples enumerated.
     pub max_work: u64,
+    /// Skip initial values that cannot matter (dead at entry and not in pre) and take
+    /// equalities of pre as assignments. Off only to cross-check these shortcuts.
+    pub shortcuts: bool,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_work: 20_000_000 }
+        Limits { max_work: 20_000_000, shortcuts: true }
     }
 }
 
@@ -556,7 +559,7 @@ impl<'a> Oracle<'a> {
             if let ExprKind::Binary(BinOp::Eq, a, b) = &conj.kind {
                 if let (ExprKind::Var(x), ExprKind::Var(y)) = (&a.kind, &b.kind) {
                     let (lo, hi) = (x.index().min(y.index()), x.index().max(y.index()));
-                    if lo != hi && forced[hi].is_none() {
+                    if self.limits.shortcuts && lo != hi && forced[hi].is_none() {
                         forced[hi] = Some(lo);
                     }
                 }
@@ -565,7 +568,7 @@ impl<'a> Oracle<'a> {
         let irrelevant: Vec<bool> = (0..nvars)
             .map(|v| {
                 let (c, i) = self.place[v];
-                !in_pre[v] && self.copies[c].live_at_entry & (1 << i) == 0
+                self.limits.shortcuts && !in_pre[v] && self.copies[c].live_at_entry & (1 << i) == 0
             })
             .collect();
         let mut values = vec![0u128; nvars];
@@ -668,4 +671,32 @@ fn advance(digits: &mut [usize], len: impl Fn(usize) -> usize) -> bool {
         *d = 0;
     }
     false
+}
+
+/// The exact set of final states of terminating runs of copy `copy` from the initial
+/// state `init` (indexed by the tuple's variables; other copies' entries are ignored),
+/// each as the copy's values in declaration order. `None` outside the fragment.
+pub fn copy_finals(t: &Tuple, copy: usize, init: &[Value]) -> Option<Vec<Vec<Value>>> {
+    if !supported(t) {
+        return None;
+    }
+    let mut o = Oracle::new(t, Limits::default())?;
+    let mut s = 0u64;
+    for (i, v) in t.copies[copy].vars.iter().enumerate() {
+        let x = match &init[v.index()] {
+            Value::Bool { value } => *value as u128,
+            Value::Bv { value, .. } => *value,
+            _ => return None,
+        };
+        s = o.copies[copy].layout.set(s, i, x);
+    }
+    let finals = o.finals(copy, s)?;
+    Some(finals.into_iter().map(|f| o.named_vec(copy, f)).collect())
+}
+
+impl Oracle<'_> {
+    fn named_vec(&self, c: usize, s: u64) -> Vec<Value> {
+        let names = self.named(c, s);
+        self.t.copies[c].vars.iter().map(|v| names[&self.t.var(*v).name].clone()).collect()
+    }
 }

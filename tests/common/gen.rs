@@ -182,7 +182,7 @@ impl ExprGen {
             (3, self.leaf(&Type::Bool)),
             (
                 2,
-                (select(vec![And, Or, Eq, Implies]), sub.clone(), sub.clone())
+                (select(vec![And, Or, Eq, Ne, Implies, Iff]), sub.clone(), sub.clone())
                     .prop_map(|(op, a, b)| Expr::binary(op, a, b))
                     .boxed(),
             ),
@@ -331,10 +331,18 @@ fn relation(tg: &mut ExprGen, copies: usize, nvars: usize, tenv: &[Type]) -> Box
     Union::new_weighted(options).boxed()
 }
 
+/// Random expressions of type `ty` over variables `VarId(i)` of type `env[i]`.
+pub fn exprs(env: Vec<Type>, ty: Type, depth: u32) -> BoxedStrategy<Expr> {
+    ExprGen::new(env).expr(&ty, depth)
+}
+
 /// Random tuples: 1–`max_copies` copies (at least one ∀, ∀ copies first), 2–3 variables.
 pub fn tuples(cfg: GenConfig) -> BoxedStrategy<Tuple> {
     let types = select(vec![Type::Bv(3), Type::Bv(4), Type::Bool]);
-    (1..=cfg.max_copies, 0usize..3, proptest::collection::vec(types, 2..=3), any::<bool>())
+    // Relational tuples (2–3 copies) are the interesting ones; single copies stay a minority.
+    let ncopies = Union::new_weighted(vec![(1, Just(1usize)), (2, Just(2)), (2, Just(3))])
+        .prop_map(move |n| n.min(cfg.max_copies));
+    (ncopies, 0usize..3, proptest::collection::vec(types, 2..=3), any::<bool>())
         .prop_flat_map(move |(ncopies, nf, mut types, two_programs)| {
             let nforall = 1 + nf % ncopies;
             fit(&mut types, ncopies, cfg.max_bits);

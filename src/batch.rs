@@ -1,0 +1,270 @@
+//! `forex prove` over many files: collect the files, load them, select tuples, decide
+//! them in parallel and hand back a [`Report`] in input order.
+//!
+//! Loading is sequential and happens first, so diagnostics are printed before any
+//! progress bar and the number of tuples is known up front. Deciding happens in
+//! [`exec`]: one fresh thread per tuple, at most `jobs` at a time, so each tuple gets its
+//! own thread-local Z3 context, which is freed when the tuple finishes.
+
+mod exec;
+mod progress;
+
+pub use exec::{execute, Decider, ExecOptions};
+
+use crate::cancel::Cancel;
+use crate::diag::{DiagStyle, Diagnostics};
+use crate::frontend::{load_file, InputFormat};
+use crate::ir::Tuple;
+use crate::portfolio::{decide, DecideOptions};
+use crate::report::{Report, Status, TupleResult};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Everything `forex prove` can ask of a batch.
+#[derive(Clone, Debug)]
+pub struct BatchOptions {
+    pub decide: DecideOptions,
+    /// Tuples decided at the same time (at least 1).
+    pub jobs: usize,
+    /// Stop at the first violated tuple.
+    pub fail_fast: bool,
+    /// Only tuples whose name matches one of these (empty: all).
+    pub select: Vec<glob::Pattern>,
+    /// Format of files named on the command line (files found in folders: `Auto`).
+    pub input: InputFormat,
+    /// How diagnostics are printed on stderr.
+    pub diag_style: DiagStyle,
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        BatchOptions {
+            decide: DecideOptions::default(),
+            jobs: default_jobs(),
+            fail_fast: false,
+            select: Vec::new(),
+            input: InputFormat::Auto,
+            diag_style: DiagStyle::Short,
+            progress: false,
+        }
+    }
+}
+
+/// The number of cores (1 when it cannot be found out).
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A file to load and the format to load it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputFile {
+    pub path: PathBuf,
+    pub format: InputFormat,
+}
+
+/// Whether a `.txt` found in a folder is a ForEx instance: its first line that is neither
+/// blank nor a comment opens a section (`[forall]`, …). A README.txt is not; a ForEx file
+/// with a misspelt header still is, so that the user gets a diagnostic for it.
+fn looks_like_forex(path: &Path) -> bool {
+    let Ok(bytes) = std::fs::read(path) else { return true };
+    let text = String::from_utf8_lossy(&bytes);
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("//"));
+    first.is_some_and(|l| l.starts_with('['))
+}
+
+fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<InputFile>) {
+    // Symbolic links may form cycles: visit every real folder once.
+    if let Ok(real) = dir.canonicalize() {
+        if !seen.insert(real) {
+            return;
+        }
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        // Reported as an unreadable file by the loader.
+        out.push(InputFile { path: dir.to_path_buf(), format: InputFormat::Auto });
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            walk(&path, seen, out);
+            continue;
+        }
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("fe") => out.push(InputFile { path, format: InputFormat::Auto }),
+            Some("txt") if looks_like_forex(&path) => {
+                out.push(InputFile { path, format: InputFormat::Auto })
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The files to load, in a deterministic order: paths as given; a folder contributes its
+/// `*.fe` and ForEx-format `*.txt` files, recursively, sorted by path. A path that does
+/// not exist is kept (loading it yields the diagnostic). `format` applies to files named
+/// directly; files found in folders are detected one by one.
+pub fn collect_files(paths: &[PathBuf], format: InputFormat) -> Vec<InputFile> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for path in paths {
+        if path.is_dir() {
+            walk(path, &mut seen, &mut out);
+        } else {
+            out.push(InputFile { path: path.clone(), format });
+        }
+    }
+    out
+}
+
+/// One entry of a batch, in input order.
+#[derive(Clone, Debug)]
+pub enum Entry {
+    /// Already finished: a file that did not load.
+    Done(TupleResult),
+    /// A tuple to decide; `file` is how the report names its file.
+    Todo { file: String, tuple: Arc<Tuple> },
+}
+
+/// Whether `name` is selected by the `--tuple` patterns (all, when there are none).
+pub fn selected(select: &[glob::Pattern], name: &str) -> bool {
+    select.is_empty() || select.iter().any(|p| p.matches(name))
+}
+
+/// `N input errors; first: <the first diagnostic's short line>`.
+fn error_reason(diags: &Diagnostics) -> String {
+    let short = diags.render(DiagStyle::Short);
+    let first = short.lines().find(|l| !l.trim().is_empty()).unwrap_or("input error").trim();
+    match diags.len() {
+        0 | 1 => first.to_string(),
+        n => format!("{n} input errors; first: {first}"),
+    }
+}
+
+/// Loads every file, printing diagnostics on stderr, and returns the entries in input
+/// order. A file with errors becomes one `error` entry; the others still run. Patterns
+/// that match no tuple at all are named in a warning.
+pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    let mut used = vec![false; opts.select.len()];
+    for f in files {
+        let file = f.path.display().to_string();
+        match load_file(&f.path, f.format) {
+            Ok(module) => {
+                for tuple in module.tuples {
+                    for (i, p) in opts.select.iter().enumerate() {
+                        used[i] |= p.matches(&tuple.name);
+                    }
+                    if selected(&opts.select, &tuple.name) {
+                        entries.push(Entry::Todo { file: file.clone(), tuple: Arc::new(tuple) });
+                    }
+                }
+            }
+            Err(diags) => {
+                eprint!("{}", diags.render(opts.diag_style));
+                entries.push(Entry::Done(TupleResult {
+                    file,
+                    tuple: None,
+                    loc: None,
+                    status: Status::Error { reason: error_reason(&diags) },
+                }));
+            }
+        }
+    }
+    for (p, used) in opts.select.iter().zip(used) {
+        if !used {
+            eprintln!("warning: --tuple {} matches no tuple", p.as_str());
+        }
+    }
+    entries
+}
+
+/// The portfolio as a [`Decider`].
+pub fn portfolio_decider(opts: DecideOptions) -> Decider {
+    Arc::new(move |tuple: &Tuple, cancel: &Cancel| decide(tuple, &opts, cancel))
+}
+
+/// `forex prove`: collect, load and decide everything under `paths`. `root` is cancelled
+/// on Ctrl-C; what finished before that is in the report.
+pub fn run(paths: &[PathBuf], opts: &BatchOptions, root: &Cancel) -> Report {
+    let start = std::time::Instant::now();
+    let files = collect_files(paths, opts.input);
+    let entries = load(&files, opts);
+    let exec = ExecOptions {
+        jobs: opts.jobs.max(1),
+        timeout: opts.decide.timeout,
+        fail_fast: opts.fail_fast,
+        progress: opts.progress,
+        grace: Duration::from_secs(5),
+    };
+    let mut report = execute(entries, &exec, root, portfolio_decider(opts.decide.clone()));
+    report.time = start.elapsed();
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn folders_sorted_recursively_files_as_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("b/sub")).unwrap();
+        fs::create_dir_all(d.join("a")).unwrap();
+        fs::write(d.join("b/z.fe"), "").unwrap();
+        fs::write(d.join("b/sub/y.fe"), "").unwrap();
+        fs::write(d.join("b/m.txt"), "// ForEx\n\n[forall]\nint x;\n").unwrap();
+        fs::write(d.join("b/README.txt"), "Some notes.\n[forall] is a header\n").unwrap();
+        fs::write(d.join("b/notes.md"), "").unwrap();
+        fs::write(d.join("a/x.fe"), "").unwrap();
+        fs::write(d.join("given.txt"), "not forex, but named").unwrap();
+        let paths = [d.join("given.txt"), d.join("b"), d.join("a"), d.join("missing.fe")];
+        let files = collect_files(&paths, InputFormat::Forex);
+        let rel: Vec<_> = files
+            .iter()
+            .map(|f| (f.path.strip_prefix(d).unwrap().to_str().unwrap().to_string(), f.format))
+            .collect();
+        let auto = InputFormat::Auto;
+        assert_eq!(
+            rel,
+            [
+                ("given.txt".to_string(), InputFormat::Forex),
+                ("b/m.txt".to_string(), auto),
+                ("b/sub/y.fe".to_string(), auto),
+                ("b/z.fe".to_string(), auto),
+                ("a/x.fe".to_string(), auto),
+                ("missing.fe".to_string(), InputFormat::Forex),
+            ]
+        );
+    }
+
+    #[test]
+    fn unreadable_file_is_an_error_entry() {
+        let opts = BatchOptions::default();
+        let files = [InputFile { path: "/nonexistent/forex/x.fe".into(), format: InputFormat::Fe }];
+        let entries = load(&files, &opts);
+        assert_eq!(entries.len(), 1);
+        let Entry::Done(r) = &entries[0] else { panic!("expected an error entry") };
+        assert_eq!(r.verdict_name(), "error");
+        assert_eq!(r.file, "/nonexistent/forex/x.fe");
+        assert!(r.reason().unwrap().contains("/nonexistent/forex/x.fe"), "{:?}", r.reason());
+    }
+
+    #[test]
+    fn selection_by_glob() {
+        let pats: Vec<glob::Pattern> =
+            ["gni*", "ni_?"].iter().map(|p| glob::Pattern::new(p).unwrap()).collect();
+        assert!(selected(&pats, "gni_leak"));
+        assert!(selected(&pats, "ni_a"));
+        assert!(!selected(&pats, "ni_ab"));
+        assert!(!selected(&pats, "refine"));
+        assert!(selected(&[], "anything"));
+    }
+}

@@ -1,0 +1,429 @@
+//! Running tuples in parallel and collecting their outcomes in input order.
+//!
+//! Each tuple runs on a fresh thread: z3 0.22 keeps one implicit context per thread, so
+//! a fresh thread means terms never cross threads and all of a tuple's Z3 memory is
+//! freed when it finishes, however long the batch. The coordinating thread starts at
+//! most `jobs` of them, receives outcomes over a channel, draws progress and enforces
+//! stopping: on Ctrl-C or `--fail-fast` it cancels the running tuples' tokens (which
+//! interrupts the worker's Z3 context, see [`interrupt`]), and after a grace period stops
+//! waiting for them.
+
+use super::progress::Progress;
+use super::Entry;
+use crate::cancel::Cancel;
+use crate::interrupt;
+use crate::ir::Tuple;
+use crate::report::{Report, Status, Stop, TupleResult};
+use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use std::collections::VecDeque;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Decides one tuple under a token that carries its deadline and cancellation.
+pub type Decider = Arc<dyn Fn(&Tuple, &Cancel) -> Outcome + Send + Sync>;
+
+#[derive(Clone, Debug)]
+pub struct ExecOptions {
+    /// Tuples running at the same time (at least 1).
+    pub jobs: usize,
+    /// Wall-clock limit per tuple.
+    pub timeout: Duration,
+    pub fail_fast: bool,
+    pub progress: bool,
+    /// How long to wait for running tuples after a stop before giving up on them.
+    pub grace: Duration,
+}
+
+/// Stack for tuple threads: engines recurse over expressions up to `ir::MAX_DEPTH`.
+const STACK: usize = 64 << 20;
+
+struct Running {
+    index: usize,
+    name: String,
+    started: Instant,
+    cancel: Cancel,
+}
+
+fn internal_error(reason: String) -> Outcome {
+    Outcome {
+        verdict: Verdict::Unknown { reason },
+        engine: Engine::Prove,
+        time: Duration::ZERO,
+        stats: Stats::default(),
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Starts tuple `index` on its own thread; its outcome arrives on `tx`.
+fn spawn(
+    index: usize,
+    tuple: Arc<Tuple>,
+    cancel: Cancel,
+    decide: Decider,
+    tx: mpsc::Sender<(usize, Outcome)>,
+) {
+    let failed = tx.clone();
+    let started = std::thread::Builder::new()
+        .name(format!("tuple {}", tuple.name))
+        .stack_size(STACK)
+        .spawn(move || {
+            // A cancelled token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once.
+            let watch = interrupt::watch(&cancel);
+            let start = Instant::now();
+            let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
+                .unwrap_or_else(|p| {
+                    internal_error(format!(
+                        "internal error: the engine panicked: {}",
+                        panic_message(&*p)
+                    ))
+                });
+            // The report's time is the tuple's wall-clock time, whatever the engines count.
+            outcome.time = start.elapsed();
+            drop(watch);
+            let _ = tx.send((index, outcome));
+        });
+    if let Err(e) = started {
+        let _ = failed
+            .send((index, internal_error(format!("internal error: cannot start a thread: {e}"))));
+    }
+}
+
+/// Makes sure an `unknown` caused by the deadline says so, whatever the engine wrote.
+fn note_timeout(mut outcome: Outcome, cancel: &Cancel, timeout: Duration) -> Outcome {
+    if let Verdict::Unknown { reason } = &mut outcome.verdict {
+        if cancel.timed_out() && !reason.contains("timeout") {
+            *reason = format!("timeout after {} s ({reason})", timeout.as_secs_f64());
+        }
+    }
+    outcome
+}
+
+fn notice_interrupt(root: &Cancel, stopped: &mut Option<(Stop, Instant)>, progress: &Progress) {
+    if stopped.is_none() && root.is_cancelled() {
+        *stopped = Some((Stop::Interrupted, Instant::now()));
+        progress.println("interrupted: stopping the running tuples");
+    }
+}
+
+/// Decides every `Todo` entry with `decide` and returns the report in entry order.
+/// `root` is the batch's token: cancelling it (Ctrl-C) stops the batch; the tuples that
+/// finished are reported, the others listed as not finished.
+pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: Decider) -> Report {
+    let start = Instant::now();
+    let n = entries.len();
+    let mut results: Vec<Option<TupleResult>> = Vec::with_capacity(n);
+    let mut todo: Vec<Option<(String, Arc<Tuple>)>> = Vec::with_capacity(n);
+    for e in entries {
+        match e {
+            Entry::Done(r) => {
+                results.push(Some(r));
+                todo.push(None);
+            }
+            Entry::Todo { file, tuple } => {
+                results.push(None);
+                todo.push(Some((file, tuple)));
+            }
+        }
+    }
+    let mut queue: VecDeque<usize> = (0..n).filter(|&i| todo[i].is_some()).collect();
+    let mut progress = Progress::new(opts.progress, queue.len());
+    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let mut running: Vec<Running> = Vec::new();
+    let mut stopped: Option<(Stop, Instant)> = None;
+    let jobs = opts.jobs.max(1);
+
+    loop {
+        notice_interrupt(root, &mut stopped, &progress);
+        if stopped.is_some() {
+            running.iter().for_each(|r| r.cancel.cancel());
+        } else {
+            while running.len() < jobs {
+                let Some(i) = queue.pop_front() else { break };
+                let (_, tuple) = todo[i].as_ref().expect("queued entries are todo");
+                let cancel = root.with_timeout(opts.timeout);
+                spawn(i, tuple.clone(), cancel.clone(), decide.clone(), tx.clone());
+                running.push(Running {
+                    index: i,
+                    name: tuple.name.clone(),
+                    started: Instant::now(),
+                    cancel,
+                });
+            }
+        }
+        if running.is_empty() {
+            break;
+        }
+        if let Some((_, at)) = stopped {
+            if at.elapsed() > opts.grace {
+                // Engines that ignore cancellation do not hold the report hostage.
+                break;
+            }
+        }
+        let received = rx.recv_timeout(Duration::from_millis(100));
+        // Before judging the outcome: it may be unknown only because of the Ctrl-C.
+        notice_interrupt(root, &mut stopped, &progress);
+        if let Ok((i, outcome)) = received {
+            let pos = running.iter().position(|r| r.index == i).expect("a running tuple");
+            let job = running.swap_remove(pos);
+            let outcome = note_timeout(outcome, &job.cancel, opts.timeout);
+            // A tuple cut short by the stop did not finish: it is listed, not reported.
+            let cut_short = stopped.is_some() && !outcome.verdict.is_definitive();
+            if !cut_short {
+                progress.record(outcome.verdict.name());
+                let violated = matches!(outcome.verdict, Verdict::Violated { .. });
+                let (file, tuple) = todo[i].take().expect("a todo entry");
+                results[i] = Some(TupleResult {
+                    file,
+                    tuple: Some(tuple.name.clone()),
+                    loc: Some(tuple.loc),
+                    status: Status::Done(outcome),
+                });
+                if violated && opts.fail_fast && stopped.is_none() {
+                    stopped = Some((Stop::FailFast, Instant::now()));
+                }
+            }
+        }
+        let longest =
+            running.iter().min_by_key(|r| r.started).map(|r| (r.name.as_str(), r.started));
+        progress.update(longest);
+    }
+    progress.finish();
+
+    let not_run =
+        todo.iter().flatten().map(|(file, tuple)| format!("{file}: {}", tuple.name)).collect();
+    Report {
+        results: results.into_iter().flatten().collect(),
+        not_run,
+        stopped: stopped.map(|(s, _)| s),
+        time: start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Expr, Hints, Loc};
+    use crate::verdict::{Counterexample, Proof};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    fn tuple(name: &str, line: u32) -> Arc<Tuple> {
+        Arc::new(Tuple {
+            name: name.into(),
+            file: "t.fe".into(),
+            loc: Loc { line, col: 1 },
+            copies: vec![],
+            vars: vec![],
+            pre: Expr::bool(true),
+            post: Expr::bool(true),
+            hints: Hints::default(),
+        })
+    }
+
+    fn entries(names: &[&str]) -> Vec<Entry> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Entry::Todo { file: "t.fe".into(), tuple: tuple(n, i as u32 + 1) })
+            .collect()
+    }
+
+    fn outcome(verdict: Verdict) -> Outcome {
+        Outcome {
+            verdict,
+            engine: Engine::Refute,
+            time: Duration::from_millis(1),
+            stats: Stats::default(),
+        }
+    }
+
+    /// Verdicts by name prefix; `sN_` sleeps N×10 ms first (so finishing order differs
+    /// from input order); `slow` waits for cancellation; `panic` panics.
+    fn fake() -> Decider {
+        Arc::new(|t: &Tuple, cancel: &Cancel| {
+            let mut name = t.name.as_str();
+            if let Some(rest) = name.strip_prefix('s') {
+                if let Some((n, tail)) = rest.split_once('_') {
+                    std::thread::sleep(Duration::from_millis(n.parse::<u64>().unwrap() * 10));
+                    name = tail;
+                }
+            }
+            if name.starts_with("ok") {
+                outcome(Verdict::Verified { proof: Proof::default() })
+            } else if name.starts_with("bad") {
+                let counterexample = Counterexample {
+                    copies: vec![],
+                    explanation: "x".into(),
+                    violated_conjunct: None,
+                };
+                outcome(Verdict::Violated { counterexample })
+            } else if name.starts_with("slow") {
+                while !cancel.is_cancelled() {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                outcome(Verdict::Unknown { reason: "cancelled".into() })
+            } else if name.starts_with("panic") {
+                panic!("engine bug");
+            } else {
+                outcome(Verdict::Unknown { reason: "no idea".into() })
+            }
+        })
+    }
+
+    fn opts(jobs: usize) -> ExecOptions {
+        ExecOptions {
+            jobs,
+            timeout: Duration::from_secs(600),
+            fail_fast: false,
+            progress: false,
+            grace: Duration::from_secs(600),
+        }
+    }
+
+    fn summary(r: &Report) -> Vec<(String, &'static str)> {
+        r.results.iter().map(|r| (r.display_name(), r.verdict_name())).collect()
+    }
+
+    #[test]
+    fn input_order_whatever_the_finishing_order() {
+        let names = ["s9_ok1", "s1_bad", "s5_huh", "ok2", "s3_ok3"];
+        let expected: Vec<(String, &str)> = names
+            .iter()
+            .zip(["verified", "violated", "unknown", "verified", "verified"])
+            .map(|(n, v)| (n.to_string(), v))
+            .collect();
+        for jobs in [1, 2, 5] {
+            let r = execute(entries(&names), &opts(jobs), &Cancel::new(), fake());
+            assert_eq!(summary(&r), expected, "jobs {jobs}");
+            assert_eq!(r.results[1].location(), "t.fe:2");
+            assert!(r.stopped.is_none() && r.not_run.is_empty());
+            assert_eq!(r.exit_code(), 2);
+        }
+    }
+
+    #[test]
+    fn finished_entries_keep_their_place() {
+        let mut es = entries(&["ok1", "bad"]);
+        let err = TupleResult {
+            file: "broken.fe".into(),
+            tuple: None,
+            loc: None,
+            status: Status::Error { reason: "broken".into() },
+        };
+        es.insert(1, Entry::Done(err));
+        let r = execute(es, &opts(2), &Cancel::new(), fake());
+        let got: Vec<_> = r.results.iter().map(|r| r.verdict_name()).collect();
+        assert_eq!(got, ["verified", "error", "violated"]);
+        assert_eq!(r.exit_code(), 3);
+    }
+
+    #[test]
+    fn deadline_gives_unknown_with_timeout() {
+        let o = ExecOptions { timeout: Duration::from_millis(30), ..opts(2) };
+        let r = execute(entries(&["slow", "ok"]), &o, &Cancel::new(), fake());
+        assert_eq!(r.results[0].verdict_name(), "unknown");
+        let reason = r.results[0].reason().unwrap();
+        assert!(reason.contains("timeout"), "{reason}");
+        assert!(reason.contains("cancelled"), "the engine's reason is kept: {reason}");
+        assert_eq!(r.results[1].verdict_name(), "verified");
+    }
+
+    #[test]
+    fn fail_fast_stops_after_the_first_violation() {
+        let o = ExecOptions { fail_fast: true, ..opts(1) };
+        let r = execute(entries(&["ok1", "bad", "ok2", "slow"]), &o, &Cancel::new(), fake());
+        assert_eq!(summary(&r), [("ok1".into(), "verified"), ("bad".into(), "violated")]);
+        assert_eq!(r.stopped, Some(Stop::FailFast));
+        assert_eq!(r.not_run, ["t.fe: ok2", "t.fe: slow"]);
+        assert_eq!(r.exit_code(), 1);
+        // A running tuple is cancelled too.
+        let o = ExecOptions { fail_fast: true, ..opts(2) };
+        let r = execute(entries(&["slow", "s2_bad", "ok"]), &o, &Cancel::new(), fake());
+        assert_eq!(summary(&r), [("s2_bad".into(), "violated")]);
+        assert_eq!(r.not_run, ["t.fe: slow", "t.fe: ok"]);
+    }
+
+    #[test]
+    fn interrupt_reports_what_finished() {
+        let root = Cancel::new();
+        let trigger = root.clone();
+        let d = fake();
+        let decide: Decider = Arc::new(move |t: &Tuple, c: &Cancel| {
+            if t.name == "s1_stop" {
+                trigger.cancel(); // Ctrl-C while `slow` runs
+            }
+            d(t, c)
+        });
+        let r = execute(entries(&["ok1", "slow", "s1_stop", "ok2"]), &opts(2), &root, decide);
+        assert_eq!(r.stopped, Some(Stop::Interrupted));
+        assert_eq!(r.results[0].display_name(), "ok1");
+        assert!(r.not_run.contains(&"t.fe: slow".to_string()));
+        assert!(r.not_run.contains(&"t.fe: ok2".to_string()));
+        assert_eq!(r.results.len() + r.not_run.len(), 4);
+        assert!(r.exit_code() >= 2);
+    }
+
+    #[test]
+    fn a_panicking_engine_is_an_unknown_with_the_message() {
+        let r = execute(entries(&["panic", "ok"]), &opts(1), &Cancel::new(), fake());
+        assert_eq!(summary(&r), [("panic".into(), "unknown"), ("ok".into(), "verified")]);
+        let reason = r.results[0].reason().unwrap();
+        assert!(reason.contains("internal error") && reason.contains("engine bug"), "{reason}");
+    }
+
+    #[test]
+    fn engines_that_ignore_cancellation_are_abandoned_after_the_grace() {
+        let root = Cancel::new();
+        let trigger = root.clone();
+        let decide: Decider = Arc::new(move |t: &Tuple, _: &Cancel| {
+            if t.name == "stuck" {
+                trigger.cancel();
+                std::thread::sleep(Duration::from_secs(30));
+            }
+            outcome(Verdict::Unknown { reason: "late".into() })
+        });
+        let o = ExecOptions { grace: Duration::from_millis(50), ..opts(1) };
+        let r = execute(entries(&["stuck", "never"]), &o, &root, decide);
+        assert!(r.results.is_empty());
+        assert_eq!(r.not_run, ["t.fe: stuck", "t.fe: never"]);
+    }
+
+    /// A Z3 query with no timeout of its own is interrupted when the batch stops, so
+    /// Ctrl-C is prompt even inside the solver. (Without the interrupt this test would
+    /// wait for the grace period, 10 minutes, and then fail.)
+    #[test]
+    fn a_running_z3_query_is_interrupted() {
+        let root = Cancel::new();
+        let returned = Arc::new(AtomicBool::new(false));
+        let (flag, trigger) = (returned.clone(), root.clone());
+        let decide: Decider = Arc::new(move |_: &Tuple, _: &Cancel| {
+            let solver = z3::Solver::new();
+            // x³ + y³ = z³ in positive integers: no solution, and none Z3 can find fast.
+            solver.from_string(
+                "(declare-const x Int) (declare-const y Int) (declare-const z Int) \
+                 (assert (and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z))))",
+            );
+            let t = trigger.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                t.cancel();
+            });
+            let result = solver.check();
+            flag.store(true, Ordering::SeqCst);
+            assert_eq!(result, z3::SatResult::Unknown);
+            outcome(Verdict::Unknown { reason: "interrupted".into() })
+        });
+        let r = execute(entries(&["fermat"]), &opts(1), &root, decide);
+        assert!(returned.load(Ordering::SeqCst), "the query came back");
+        assert_eq!(r.stopped, Some(Stop::Interrupted));
+        assert_eq!(r.not_run, ["t.fe: fermat"]);
+    }
+}

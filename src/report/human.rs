@@ -1,0 +1,246 @@
+//! The report for people: per-tuple details (counterexamples, reasons, proofs with
+//! `--explain`) first, then the summary table and a totals line, so that the summary is
+//! what stays on screen.
+
+use super::{Report, Status, Stop, TupleResult};
+use crate::value::Value;
+use crate::verdict::{Counterexample, Proof, Verdict};
+use comfy_table::{presets, CellAlignment, Table};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write;
+use std::time::Duration;
+
+/// `12 ms` below a second, `1.04 s` above.
+pub(crate) fn seconds(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{} ms", d.as_millis())
+    } else {
+        format!("{:.2} s", d.as_secs_f64())
+    }
+}
+
+fn table() -> Table {
+    let mut t = Table::new();
+    t.load_style(presets::NOTHING);
+    t
+}
+
+/// Renders a borderless table flush left, columns two spaces apart, no trailing blanks.
+fn finish(mut t: Table) -> String {
+    for c in t.column_iter_mut() {
+        c.set_padding((0, 2));
+    }
+    let mut s = t.trim_fmt();
+    s.push('\n');
+    s
+}
+
+/// Indents every line of `text` by `n` spaces.
+fn indent(text: &str, n: usize) -> String {
+    let pad = " ".repeat(n);
+    text.lines().map(|l| format!("{pad}{}\n", l.trim_end())).collect()
+}
+
+/// A counterexample as a table of copies × variables (initial → final), then the ∀
+/// copies' choices and the explanation.
+pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
+    let mut t = table();
+    t.set_header(vec!["copy", "variable", "initial", "final"]);
+    for run in &cex.copies {
+        let q = if run.quantifier == "exists" { "∃" } else { "∀" };
+        let mut names: BTreeSet<&String> = run.initial.keys().collect();
+        if let Some(f) = &run.final_state {
+            names.extend(f.keys());
+        }
+        for (i, name) in names.into_iter().enumerate() {
+            let label =
+                if i == 0 { format!("{q} {}: {}", run.copy, run.program) } else { String::new() };
+            let show = |m: Option<&BTreeMap<String, Value>>| {
+                m.and_then(|m| m.get(name)).map_or(String::new(), Value::to_string)
+            };
+            t.add_row(vec![
+                label,
+                name.clone(),
+                show(Some(&run.initial)),
+                show(run.final_state.as_ref()),
+            ]);
+        }
+    }
+    let mut s = finish(t);
+    for run in cex.copies.iter().filter(|r| !r.choices.is_empty()) {
+        let choices: Vec<String> = run.choices.iter().map(|v| v.to_string()).collect();
+        let _ = writeln!(s, "choices of {}: {}", run.copy, choices.join(", "));
+    }
+    if !cex.explanation.is_empty() {
+        let _ = writeln!(s, "why: {}", cex.explanation);
+    }
+    if let Some(c) = &cex.violated_conjunct {
+        let _ = writeln!(s, "violated conjunct: {c}");
+    }
+    s
+}
+
+fn proof_text(proof: &Proof, queries: u64) -> String {
+    let mut s = format!("{} obligations, {queries} queries\n", proof.obligations);
+    if proof.loop_points.is_empty() {
+        s.push_str("no loop points: the strongest postcondition is exact\n");
+    }
+    for (i, lp) in proof.loop_points.iter().enumerate() {
+        let counts: Vec<String> = lp.counts.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            s,
+            "loop point {}: {}; counts {}; {} candidates tried",
+            i + 1,
+            lp.loops.join(", "),
+            counts.join(", "),
+            lp.candidates_tried
+        );
+        let _ = writeln!(s, "  invariant: {}", lp.invariant);
+    }
+    s
+}
+
+/// The details block of one result, or `None` when there is nothing beyond the table row.
+fn details(r: &TupleResult, explain: bool) -> Option<String> {
+    let head = match &r.tuple {
+        Some(t) => format!("{t} ({})", r.location()),
+        None => r.file.clone(),
+    };
+    match &r.status {
+        Status::Done(o) => match &o.verdict {
+            Verdict::Violated { counterexample } => Some(format!(
+                "violated: {head}\n{}",
+                indent(&counterexample_text(counterexample), 2)
+            )),
+            Verdict::Unknown { reason } => Some(format!("unknown: {head}: {reason}\n")),
+            Verdict::Verified { proof } if explain => Some(format!(
+                "proof of {head}:\n{}",
+                indent(&proof_text(proof, o.stats.queries), 2)
+            )),
+            Verdict::Verified { .. } => None,
+        },
+        Status::Error { reason } => Some(format!("error: {head}: {reason}\n")),
+    }
+}
+
+/// The summary table: tuple, file:line, verdict, engine, time.
+fn summary_table(report: &Report) -> String {
+    let mut t = table();
+    t.set_header(vec!["tuple", "location", "verdict", "engine", "time"]);
+    for r in &report.results {
+        let engine = r.engine().map_or("-".to_string(), |e| {
+            serde_json::to_value(e)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        });
+        let time = r.time().map_or("-".to_string(), seconds);
+        t.add_row(vec![r.display_name(), r.location(), r.verdict_name().to_string(), engine, time]);
+    }
+    if let Some(c) = t.column_mut(4) {
+        c.set_cell_alignment(CellAlignment::Right);
+    }
+    finish(t)
+}
+
+/// The totals line, e.g. `4 tuples: 1 verified, 1 violated, 1 unknown, 1 error in 1.04 s`.
+fn totals(report: &Report) -> String {
+    let c = report.counts();
+    let noun = if c.total() == 1 { "result" } else { "results" };
+    let mut s = format!(
+        "{} {noun}: {} verified, {} violated, {} unknown, {} error in {}",
+        c.total(),
+        c.verified,
+        c.violated,
+        c.unknown,
+        c.error,
+        seconds(report.time)
+    );
+    if let Some(stop) = report.stopped {
+        let why = match stop {
+            Stop::Interrupted => "interrupted",
+            Stop::FailFast => "stopped at the first violated tuple (--fail-fast)",
+        };
+        let _ = write!(s, "; {why}, {} not finished", report.not_run.len());
+    }
+    s.push('\n');
+    s
+}
+
+/// The whole human report. With `explain`, verified tuples show their proofs.
+pub fn render_human(report: &Report, explain: bool) -> String {
+    let mut s = String::new();
+    for r in &report.results {
+        if let Some(d) = details(r, explain) {
+            s.push_str(&d);
+            s.push('\n');
+        }
+    }
+    if !report.results.is_empty() {
+        s.push_str(&summary_table(report));
+    }
+    s.push_str(&totals(report));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tests::sample;
+
+    #[test]
+    fn table_rows_and_totals() {
+        let out = render_human(&sample(), false);
+        let table_start = out.find("tuple").expect("a table header");
+        let rows: Vec<&str> = out[table_start..].lines().collect();
+        assert!(
+            rows[1].contains("ok") && rows[1].contains("x.fe:3") && rows[1].contains("verified")
+        );
+        assert!(rows[1].contains("prove") && rows[1].contains("12 ms"));
+        assert!(
+            rows[2].contains("leak") && rows[2].contains("violated") && rows[2].contains("refute")
+        );
+        assert!(rows[3].contains("hard<&>") && rows[3].contains("1.00 s"));
+        assert!(
+            rows[4].contains("(bad.fe)")
+                && rows[4].contains("dir/bad.fe")
+                && rows[4].contains("error")
+        );
+        assert!(out.ends_with("4 results: 1 verified, 1 violated, 1 unknown, 1 error in 1.04 s\n"));
+        assert!(!out.contains("proof of"), "proofs only with --explain");
+    }
+
+    #[test]
+    fn counterexample_reason_and_proof_details() {
+        let out = render_human(&sample(), true);
+        assert!(out.contains("violated: leak (x.fe:9)"));
+        let row = out.lines().find(|l| l.contains("∀ a: leak")).unwrap();
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells, ["∀", "a:", "leak", "h", "1", "1"]);
+        assert!(out.lines().any(|l| l.split_whitespace().eq(["o", "0", "51"])));
+        assert!(out.contains("∃ c: leak"));
+        assert!(out.contains("choices of a: 50, true"));
+        assert!(!out.contains("choices of c"));
+        assert!(out.contains("why: no run of c ends with o == 51"));
+        assert!(out.contains("violated conjunct: a.o == c.o"));
+        assert!(out.contains("unknown: hard<&> (y.fe:1): timeout after 1 s"));
+        assert!(out.contains("error: dir/bad.fe: dir/bad.fe:2:5: error: unknown variable"));
+        assert!(out.contains("proof of ok (x.fe:3):"));
+        assert!(
+            out.contains("loop point 1: a@x.fe:4:3, c@x.fe:4:3; counts 1, 2; 3 candidates tried")
+        );
+        assert!(out.contains("invariant: a.i == c.i && a.o <= c.o"));
+    }
+
+    #[test]
+    fn stop_reasons_in_totals() {
+        let mut r = sample();
+        r.stopped = Some(Stop::Interrupted);
+        r.not_run = vec!["a.fe: t".into(), "a.fe: u".into()];
+        assert!(render_human(&r, false).contains("; interrupted, 2 not finished"));
+        assert_eq!(
+            render_human(&Report::default(), false),
+            "0 results: 0 verified, 0 violated, 0 unknown, 0 error in 0 ms\n"
+        );
+    }
+}
