@@ -11,7 +11,7 @@ use crate::value::{bv_mask, Value};
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
 use z3::ast::{Array, Ast, Bool, Dynamic, Int, BV};
-use z3::{DeclKind, Sort};
+use z3::Sort;
 
 /// The Z3 sort of an IR type.
 pub fn sort(ty: &Type) -> Sort {
@@ -245,14 +245,15 @@ fn array_value(t: &Dynamic, elem: &Type) -> Option<Value> {
     if !t.is_app() {
         return None;
     }
-    let decl = t.decl();
     let children = t.children();
-    match decl.kind() {
-        DeclKind::ConstArray => Some(Value::Array {
+    // Match on the declaration's name: z3-sys's `DeclKind` numbering follows a newer Z3
+    // than the Debian 4.8.12 this links against.
+    match t.decl().name().as_str() {
+        "const" if children.len() == 1 => Some(Value::Array {
             default: Box::new(term_value(&children[0], elem)?),
             entries: BTreeMap::new(),
         }),
-        DeclKind::Store => {
+        "store" if children.len() == 3 => {
             let mut base = array_value(&children[0], elem)?;
             let Value::Int { value: index } = term_value(&children[1], &Type::Int)? else {
                 return None;
