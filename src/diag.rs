@@ -17,6 +17,9 @@ pub enum DiagStyle {
     Json,
 }
 
+/// The fancy style shows this many reports per file; the short and JSON styles show all.
+pub const FANCY_LIMIT: usize = 50;
+
 /// One error, pointing into the source by byte offsets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -139,13 +142,14 @@ impl Diagnostics {
         }
     }
 
+    /// At most [`FANCY_LIMIT`] reports (each shows source), then a count of the rest.
     fn render_fancy(&self, color: bool) -> String {
         use miette::{GraphicalReportHandler, GraphicalTheme};
         let theme =
             if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
         let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
         let mut out = String::new();
-        for (i, d) in self.items.iter().enumerate() {
+        for (i, d) in self.items.iter().enumerate().take(FANCY_LIMIT) {
             if i > 0 {
                 out.push('\n');
             }
@@ -153,6 +157,14 @@ impl Diagnostics {
             if handler.render_report(&mut out, &report).is_err() {
                 out.push_str(&format!("{}: error: {}\n", self.file, d.message));
             }
+        }
+        if self.items.len() > FANCY_LIMIT {
+            let rest = self.items.len() - FANCY_LIMIT;
+            out.push_str(&format!(
+                "\n{}: {rest} more error{} not shown (`--diagnostics short` lists all)\n",
+                self.file,
+                if rest == 1 { "" } else { "s" }
+            ));
         }
         out
     }
@@ -312,5 +324,17 @@ mod tests {
         assert_eq!(json["end"]["column"], 4);
         assert_eq!(json["hint"], "declare it");
         assert!(d.render(DiagStyle::Fancy).contains("unknown variable `x`"));
+    }
+
+    #[test]
+    fn fancy_style_shows_a_limited_number_of_reports() {
+        let src = "x\n".repeat(60);
+        let items =
+            (0..60).map(|i| Diagnostic::new(format!("error {i}"), 2 * i..2 * i + 1)).collect();
+        let d = Diagnostics::new("t.fe", &src, items);
+        let fancy = d.render(DiagStyle::Fancy);
+        assert!(fancy.contains("error 49") && !fancy.contains("error 50"));
+        assert!(fancy.contains("t.fe: 10 more errors not shown"));
+        assert_eq!(d.render(DiagStyle::Short).lines().count(), 60);
     }
 }

@@ -83,7 +83,22 @@ pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
     let stem = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned());
     let stem = stem.unwrap_or_else(|| "tuple".to_string());
     let (ast, mut diags) = syntax::parse(src, fmt, &stem);
-    let Some(ast) = ast else { return Err(Diagnostics::new(name, src, diags)) };
+    let Some(ast) = ast else {
+        // A syntax error in a file of the other format: say so.
+        let other = match fmt {
+            Format::Fe if syntax::looks_like_forex(src) => {
+                Some("this is a ForEx-format file, read as .fe: choose the input format `forex` or `auto`")
+            }
+            Format::Forex if !syntax::looks_like_forex(src) && src.contains("program") => {
+                Some("this looks like a .fe file, read as ForEx: choose the input format `fe` or `auto`")
+            }
+            _ => None,
+        };
+        if let (Some(hint), Some(first)) = (other, diags.first_mut()) {
+            first.hint = Some(hint.to_string());
+        }
+        return Err(Diagnostics::new(name, src, diags));
+    };
     if fmt == Format::Fe && ast.programs.is_empty() && ast.tuples.is_empty() && diags.is_empty() {
         let d = Diagnostic::new("the file defines no programs and no tuples", 0..0)
             .with_label("empty")

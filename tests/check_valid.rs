@@ -160,7 +160,8 @@ fn bit_vectors_literals_and_operators_are_typed() {
 fn precedence_follows_the_language_table() {
     let m = load(
         "program p { int x, y; bool b, c, d; bv8 k;\n\
-           b = c || d && x + y * 2 < 3;\n  b = c ==> d ==> c;\n  k = k + k & k;\n}\n",
+           b = c || d && x + y * 2 < 3;\n  b = c ==> d ==> c;\n  k = k + k & k;\n\
+           x = 1 + if b then 2 else 3 + 4;\n}\n",
     );
     let names = |v: forex::ir::VarId| m.programs[0].vars[v.index()].name.clone();
     let text = |i: usize| {
@@ -170,6 +171,7 @@ fn precedence_follows_the_language_table() {
     assert_eq!(text(0), "c || (d && ((x + (y * 2)) < 3))");
     assert_eq!(text(1), "c ==> (d ==> c)", "==> is right-associative");
     assert_eq!(text(2), "k + (k & k)", "bit operators bind tighter than +");
+    assert_eq!(text(3), "1 + (if b then 2 else (3 + 4))", "`if` as an operand extends right");
 }
 
 const FOREX: &str = "[exists]\nint o;\nint h;\n\nif * { o = 1; } else { o = 2; }\n\n\
@@ -231,8 +233,58 @@ fn format_detection_and_explicit_format() {
     // Forcing .fe on a ForEx file is a syntax error, not a crash.
     let err = load_source("x.txt", FOREX.as_bytes(), InputFormat::Fe).unwrap_err();
     assert_eq!(err.len(), 1);
+    assert!(err.items[0].hint.as_deref().unwrap().contains("input format `forex`"));
+    let err = load_source("x.fe", LEAK.as_bytes(), InputFormat::Forex).unwrap_err();
+    assert!(err.items[0].hint.as_deref().unwrap().contains("input format `fe`"));
     // A .fe file is not mistaken for ForEx, even with a leading comment.
     assert!(load_source("x.fe", format!("// c\n{LEAK}").as_bytes(), InputFormat::Auto).is_ok());
     let commented = format!("// a ForEx file\n{FOREX}");
     assert!(load_source("x.txt", commented.as_bytes(), InputFormat::Auto).is_ok());
+}
+
+#[test]
+fn else_if_chains_nest_in_the_else_branch() {
+    let m = load(
+        "program p {\n  int x;\n  if (x == 0) { x = 1; }\n  else if (x == 1) { x = 2; }\n  else { x = 3; }\n}\n",
+    );
+    let Stmt::If { else_branch, loc, .. } = &m.programs[0].body[0] else { panic!() };
+    assert_eq!(*loc, Loc { line: 3, col: 3 });
+    let [Stmt::If { else_branch: inner_else, loc, .. }] = else_branch.as_slice() else { panic!() };
+    assert_eq!(*loc, Loc { line: 4, col: 8 }, "the nested `if` starts at its keyword");
+    assert!(matches!(inner_else.as_slice(), [Stmt::Assign { .. }]));
+}
+
+#[test]
+fn suggestions_are_close_names_only() {
+    use forex::check::suggest;
+    let names = ["high", "low", "h", "out"];
+    assert_eq!(suggest("hihg", names.into_iter()), Some("high"));
+    assert_eq!(suggest("H", names.into_iter()), Some("h"));
+    assert_eq!(suggest("lo", names.into_iter()), Some("low"));
+    assert_eq!(suggest("x", names.into_iter()), None);
+    assert_eq!(suggest("banana", names.into_iter()), None);
+}
+
+/// Nesting just under the limit is accepted, and even parses on a main-thread-sized stack
+/// without the large-stack thread of `load_source`.
+#[test]
+fn nesting_below_the_limit_is_accepted_on_a_small_stack() {
+    let n = forex::ir::MAX_DEPTH - 10;
+    let src = format!(
+        "program p {{\n  int x;\n  bool b;\n  x = {}x{};\n  b = {}b;\n  {}skip;{}\n}}\n",
+        "(".repeat(n),
+        ")".repeat(n),
+        "!".repeat(n),
+        "if (x > 0) { ".repeat(n),
+        " }".repeat(n)
+    );
+    let result = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || {
+            forex::frontend::load_inline("deep.fe", src.as_bytes(), InputFormat::Fe).is_ok()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(result);
 }

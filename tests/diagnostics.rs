@@ -145,3 +145,18 @@ bad!(
     "[forall]\nint x;\nx = 1;\n\n[forall]\nint x;\n\n[prex]\nx_0 == x_1\n\n[pre]\ntrue\n\n[pre]\ntrue\n"
 );
 bad!(forex_truncated, "truncated.txt", "[forall]\nint x;\nwhile (x > 0) {\n  x = x -");
+bad!(keyword_as_name, "keyword.fe", "program p {\n  int then;\n}\n");
+bad!(pascal_assignment, "pascal.fe", "program p {\n  int x;\n  x := 1;\n}\n");
+bad!(
+    copy_without_colon,
+    "colon.fe",
+    "program p { int x; x = 1; }\ntuple t {\n  forall a p;\n  post true;\n}\n"
+);
+bad!(block_without_braces, "braces.fe", "program p {\n  int x;\n  if (x > 0) x = 1;\n}\n");
+bad!(
+    comparison_with_single_equals,
+    "compare.fe",
+    "program p { int x; x = 1; }\ntuple t {\n  forall a: p;\n  post a.x = 1;\n}\n"
+);
+bad!(empty_bv_literal, "bvlit.fe", "program p {\n  bv8 k;\n  k = #b;\n}\n");
+bad!(missing_closing_brace, "brace.fe", "program p {\n  int x;\n  x = 1;\n");

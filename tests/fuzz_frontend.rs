@@ -112,6 +112,7 @@ fn check(bytes: &[u8], format: InputFormat) -> Result<(), TestCaseError> {
         // Rendering must not panic either (spans inside the text, on char boundaries).
         let _ = d.render(forex::diag::DiagStyle::Short);
         let _ = d.render(forex::diag::DiagStyle::Json);
+        let _ = d.render(forex::diag::DiagStyle::Fancy);
     }
     Ok(())
 }
@@ -136,11 +137,20 @@ fn mutated() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    // 300 cases by default; `PROPTEST_CASES=20000` for a longer hunt.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         check(&bytes, InputFormat::Auto)?;
+    }
+
+    #[test]
+    fn random_unicode_text_never_panics(text in "[\\PC\n]{0,120}", prefix in prop::sample::select(vec!["", "program p { int x; x = ", "[forall]\nint x;\n"])) {
+        check(format!("{prefix}{text}").as_bytes(), InputFormat::Auto)?;
     }
 
     #[test]

@@ -92,12 +92,16 @@ pub fn check(
 
 /// The candidate closest to `name` by edit distance, if close enough to be a typo.
 pub fn suggest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
-    // One-letter names are all one edit apart: suggesting among them would be noise.
+    // One-letter names are all one edit apart: suggesting among them would be noise,
+    // except for a different case (`H` for `h`).
     let len = name.chars().count();
     let limit = if len <= 1 { 0 } else { (len / 3).max(1) };
     candidates
         .filter(|c| *c != name)
-        .map(|c| (edit_distance(name, c), c))
+        .map(|c| {
+            let d = if c.eq_ignore_ascii_case(name) { 0 } else { edit_distance(name, c) };
+            (d, c)
+        })
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, c)| c)

@@ -1,12 +1,11 @@
-//! pest pairs → syntax tree, for what both formats share: types, declarations,
-//! statements and expressions. Literal limits, format-foreign operators and nesting
-//! depth are reported here; operator precedence is resolved here without recursion.
+//! pest pairs → syntax tree, for what both formats share: types, declarations and
+//! statements (expressions: `expr.rs`). Format-foreign spellings and statement nesting
+//! depth are reported here.
 
 use super::ast::{BodyItem, Decl, Expr, ExprKind, Ident, Span, Stmt, StmtKind, Ty, TyKind};
 use super::Rule;
 use crate::diag::Diagnostic;
-use crate::ir::{BinOp, Quantifier, UnOp, MAX_BV_WIDTH, MAX_DEPTH};
-use num_bigint::BigInt;
+use crate::ir::{BinOp, MAX_BV_WIDTH, MAX_DEPTH};
 use pest::iterators::Pair;
 
 /// Longest decimal literal accepted (a guard against absurd inputs, far above any use).
@@ -35,7 +34,7 @@ pub struct Builder<'s> {
     /// The file is in the ForEx format (else `.fe`).
     pub forex: bool,
     pub names: Names,
-    bound: Vec<String>,
+    pub(super) bound: Vec<String>,
 }
 
 pub fn span(p: &Pair<Rule>) -> Span {
@@ -251,359 +250,20 @@ impl<'s> Builder<'s> {
             let ck = kids(c);
             let cond = self.cond(&ck[0])?;
             let then_branch = self.block(&ck[1], depth + i);
-            let s = Stmt {
-                kind: StmtKind::If { cond, then_branch, else_branch },
-                span: c.as_span().start()..end,
-            };
+            // The statement starts at its `if` (after the `else`), for its `Loc`.
+            let start = c
+                .clone()
+                .into_inner()
+                .find(|t| t.as_rule() == Rule::kw_if)
+                .map_or(c.as_span().start(), |t| t.as_span().start());
+            let s =
+                Stmt { kind: StmtKind::If { cond, then_branch, else_branch }, span: start..end };
             else_branch = vec![s];
         }
         let cond = self.cond(&k[0])?;
         let then_branch = self.block(&k[1], depth + 1);
         Ok(Stmt { kind: StmtKind::If { cond, then_branch, else_branch }, span: span(p) })
     }
-
-    // ------------------------------------------------------------ expressions
-
-    fn check_depth(&mut self, e: Expr) -> R<Expr> {
-        if e.depth as usize > MAX_DEPTH {
-            Err(self.error(
-                Diagnostic::new(
-                    format!("expression nested too deeply (more than {MAX_DEPTH} levels)"),
-                    e.span.start..e.span.start + 1,
-                )
-                .with_label("too deep")
-                .with_hint("split it using intermediate variables"),
-            ))
-        } else {
-            Ok(e)
-        }
-    }
-
-    pub fn expr(&mut self, p: &Pair<Rule>) -> R<Expr> {
-        match p.as_rule() {
-            Rule::expr => {
-                let inner = kids(p).into_iter().next().ok_or(Reported)?;
-                self.expr(&inner)
-            }
-            Rule::quant => {
-                let k = kids(p);
-                let quantifier =
-                    if k[0].as_str() == "forall" { Quantifier::Forall } else { Quantifier::Exists };
-                let var = ident(&k[1]);
-                let ty = self.ty(&k[2])?;
-                self.bound.push(var.name.clone());
-                let body = self.expr(&k[3]);
-                self.bound.pop();
-                let body = body?;
-                let e = Expr::node(
-                    ExprKind::Quant { quantifier, var, ty, body: Box::new(body.clone()) },
-                    span(p),
-                    &[&body],
-                );
-                self.check_depth(e)
-            }
-            Rule::ite => {
-                let k = kids(p);
-                let (c, a, b) = (self.expr(&k[0])?, self.expr(&k[1])?, self.expr(&k[2])?);
-                let depth = 1 + c.depth.max(a.depth).max(b.depth);
-                let kind = ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b));
-                self.check_depth(Expr { kind, span: span(p), depth })
-            }
-            Rule::binexpr => self.binexpr(p),
-            Rule::unary => self.unary(p),
-            r => Err(self.error(Diagnostic::new(
-                format!("internal: unexpected expression rule {r:?}"),
-                span(p),
-            ))),
-        }
-    }
-
-    /// Folds `u0 op1 u1 op2 u2 …` by precedence with explicit stacks (no recursion).
-    fn binexpr(&mut self, p: &Pair<Rule>) -> R<Expr> {
-        let k = kids(p);
-        let mut operands = vec![self.unary(&k[0])?];
-        let mut ops: Vec<(BinOp, u8)> = Vec::new();
-        let mut i = 1;
-        while i + 1 < k.len() {
-            let (op, prec) = self.binop(&k[i])?;
-            while let Some(&(top, top_prec)) = ops.last() {
-                // `==>` is right-associative; everything else is left-associative.
-                if top_prec > prec || (top_prec == prec && prec != PREC_IMPLIES) {
-                    ops.pop();
-                    self.reduce(&mut operands, top)?;
-                } else {
-                    break;
-                }
-            }
-            ops.push((op, prec));
-            operands.push(self.unary(&k[i + 1])?);
-            i += 2;
-        }
-        while let Some((op, _)) = ops.pop() {
-            self.reduce(&mut operands, op)?;
-        }
-        operands.pop().ok_or(Reported)
-    }
-
-    fn reduce(&mut self, operands: &mut Vec<Expr>, op: BinOp) -> R<()> {
-        let b = operands.pop().ok_or(Reported)?;
-        let a = operands.pop().ok_or(Reported)?;
-        let sp = a.span.start..b.span.end;
-        let e = self.check_depth(Expr::binary(op, a, b, sp))?;
-        operands.push(e);
-        Ok(())
-    }
-
-    fn binop(&mut self, p: &Pair<Rule>) -> R<(BinOp, u8)> {
-        use BinOp::*;
-        let text = p.as_str();
-        let foreign =
-            |fe: &str| (format!("`{text}` is ForEx syntax"), format!("in .fe files write `{fe}`"));
-        let (op, prec, fe_spelling) = match text {
-            "<==>" => (Iff, 1, None),
-            "==>" => (Implies, PREC_IMPLIES, None),
-            "=>" => (Implies, PREC_IMPLIES, Some("==>")),
-            "||" => (Or, 3, None),
-            "&&" => (And, 4, None),
-            "==" => (Eq, 5, None),
-            "!=" => (Ne, 5, None),
-            "<" => (Lt, 6, None),
-            "<=" => (Le, 6, None),
-            ">" => (Gt, 6, None),
-            ">=" => (Ge, 6, None),
-            "+" => (Add, 7, None),
-            "-" => (Sub, 7, None),
-            "*" => (Mul, 8, None),
-            "/" => (Div, 8, None),
-            "%" => (Mod, 8, None),
-            "&" => (BitAnd, 9, None),
-            "|" => (BitOr, 9, None),
-            "^" => (BitXor, 9, None),
-            "<<" => (Shl, 9, None),
-            ">>" => (Shr, 9, None),
-            "bv.&" => (BitAnd, 9, Some("&")),
-            "bv.|" => (BitOr, 9, Some("|")),
-            _ => {
-                return Err(self.error(
-                    Diagnostic::new("strings are not supported by forex", span(p))
-                        .with_label("string operator"),
-                ))
-            }
-        };
-        if let (Some(fe), false) = (fe_spelling, self.forex) {
-            let (msg, hint) = foreign(fe);
-            self.diags
-                .push(Diagnostic::new(msg, span(p)).with_label("ForEx operator").with_hint(hint));
-        }
-        Ok((op, prec))
-    }
-
-    fn unary(&mut self, p: &Pair<Rule>) -> R<Expr> {
-        let k = kids(p);
-        let (last, prefixes) = k.split_last().ok_or(Reported)?;
-        let mut e = self.postfix(last)?;
-        for pre in prefixes.iter().rev() {
-            let op = match pre.as_str() {
-                "!" => UnOp::Not,
-                "-" => UnOp::Neg,
-                "~" => UnOp::BitNot,
-                _ => {
-                    if !self.forex {
-                        self.diags.push(
-                            Diagnostic::new("`bv.!` is ForEx syntax", span(pre))
-                                .with_label("ForEx operator")
-                                .with_hint("in .fe files write `~`"),
-                        );
-                    }
-                    UnOp::BitNot
-                }
-            };
-            let sp = pre.as_span().start()..e.span.end;
-            let depth = e.depth + 1;
-            e =
-                self.check_depth(Expr { kind: ExprKind::Unary(op, Box::new(e)), span: sp, depth })?;
-        }
-        Ok(e)
-    }
-
-    fn postfix(&mut self, p: &Pair<Rule>) -> R<Expr> {
-        let k = kids(p);
-        let mut e = self.primary(&k[0])?;
-        for post in &k[1..] {
-            let sp = e.span.start..post.as_span().end();
-            let pk = kids(post);
-            e = match post.as_rule() {
-                Rule::index => {
-                    let i = self.expr(&pk[0])?;
-                    let depth = 1 + e.depth.max(i.depth);
-                    Expr { kind: ExprKind::Index(Box::new(e), Box::new(i)), span: sp, depth }
-                }
-                Rule::extract | Rule::forex_extract => {
-                    let (a, b) = (self.small_int(&pk[0])?, self.small_int(&pk[1])?);
-                    // `x[hi:lo]` in .fe; `x{lo,hi}` in ForEx (from the least significant bit).
-                    let (hi, lo) = if post.as_rule() == Rule::extract { (a, b) } else { (b, a) };
-                    if post.as_rule() == Rule::forex_extract && !self.forex {
-                        self.diags.push(
-                            Diagnostic::new("`{l,u}` extraction is ForEx syntax", span(post))
-                                .with_label("ForEx extraction")
-                                .with_hint(format!("in .fe files write `[{hi}:{lo}]`")),
-                        );
-                    }
-                    let depth = e.depth + 1;
-                    let kind = ExprKind::Extract { arg: Box::new(e), hi, lo, bounds: span(post) };
-                    Expr { kind, span: sp, depth }
-                }
-                _ => return Err(Reported),
-            };
-            e = self.check_depth(e)?;
-        }
-        Ok(e)
-    }
-
-    fn primary(&mut self, p: &Pair<Rule>) -> R<Expr> {
-        let sp = span(p);
-        let text = p.as_str();
-        let kind = match p.as_rule() {
-            Rule::bool_lit => ExprKind::Bool(text == "true"),
-            Rule::int_lit => {
-                if text.len() > MAX_INT_DIGITS {
-                    self.diags.push(
-                        Diagnostic::new(
-                            format!(
-                                "integer literal is too long ({} digits; forex accepts at most {MAX_INT_DIGITS})",
-                                text.len()
-                            ),
-                            sp.clone(),
-                        )
-                        .with_label("too long"),
-                    );
-                    ExprKind::Error
-                } else {
-                    ExprKind::Int(text.parse::<BigInt>().unwrap_or_default())
-                }
-            }
-            Rule::bv_lit => self.bv_lit(text, sp.clone()),
-            Rule::str_lit | Rule::str_op => {
-                self.diags.push(
-                    Diagnostic::new("strings are not supported by forex", sp.clone())
-                        .with_label("string expression")
-                        .with_hint("forex handles int, bool, bit-vector and array variables"),
-                );
-                ExprKind::Error
-            }
-            Rule::paren => {
-                let mut e = self.expr(&kids(p)[0])?;
-                e.span = sp;
-                return Ok(e);
-            }
-            Rule::copy_var => {
-                let k = kids(p);
-                return Ok(Expr::copy_var(ident(&k[0]), ident(&k[1])));
-            }
-            Rule::var => return self.var(&kids(p)[0]),
-            Rule::call => {
-                let k = kids(p);
-                let mut args = Vec::new();
-                for a in &k[1..] {
-                    args.push(self.expr(a)?);
-                }
-                let refs: Vec<&Expr> = args.iter().collect();
-                let e = Expr::node(
-                    ExprKind::Call { name: ident(&k[0]), args: args.clone() },
-                    sp,
-                    &refs,
-                );
-                return self.check_depth(e);
-            }
-            r => {
-                return Err(self.error(Diagnostic::new(
-                    format!("internal: unexpected primary rule {r:?}"),
-                    sp,
-                )))
-            }
-        };
-        Ok(Expr::leaf(kind, sp))
-    }
-
-    fn bv_lit(&mut self, text: &str, sp: Span) -> ExprKind {
-        let (radix, bits_per_digit) = if text.starts_with("#b") { (2, 1) } else { (16, 4) };
-        let digits = &text[2..];
-        let width = digits.len().saturating_mul(bits_per_digit);
-        if width > MAX_BV_WIDTH as usize {
-            self.diags.push(
-                Diagnostic::new(
-                    format!(
-                        "bit-vector literal is {width} bits wide; forex supports at most {MAX_BV_WIDTH} bits"
-                    ),
-                    sp,
-                )
-                .with_label("too wide"),
-            );
-            return ExprKind::Error;
-        }
-        match u128::from_str_radix(digits, radix) {
-            Ok(value) => ExprKind::Bv { value, width: width as u32 },
-            Err(_) => ExprKind::Error,
-        }
-    }
-
-    fn var(&mut self, p: &Pair<Rule>) -> R<Expr> {
-        let id = ident(p);
-        let Names::ForexFormula { copies } = self.names else {
-            return Ok(Expr::leaf(ExprKind::Var(id.name), id.span));
-        };
-        if self.bound.contains(&id.name) {
-            return Ok(Expr::leaf(ExprKind::Var(id.name), id.span));
-        }
-        match split_copy_index(&id.name) {
-            Some((base, Some(k))) if k < copies => Ok(Expr::copy_var(
-                Ident { name: format!("c{k}"), span: id.span.clone() },
-                Ident { name: base.to_string(), span: id.span },
-            )),
-            Some((_, k)) => self.soft_error(
-                Diagnostic::new(
-                    format!(
-                        "`{}` refers to copy {}, but the file has only {copies} program{}",
-                        id.name,
-                        k.map(|k| k.to_string()).unwrap_or_else(|| "(too large)".into()),
-                        if copies == 1 { "" } else { "s" }
-                    ),
-                    id.span,
-                )
-                .with_label("no such copy")
-                .with_hint(format!(
-                    "copies are numbered from 0: the [forall] sections first, then the [exists] sections (here 0 to {})",
-                    copies.saturating_sub(1)
-                )),
-            ),
-            None => self.soft_error(
-                Diagnostic::new(format!("`{}` has no copy index", id.name), id.span)
-                    .with_label("which copy?")
-                    .with_hint(format!(
-                        "in ForEx formulas write `{0}_0`, `{0}_1`, … (the copy's number, [forall] sections first)",
-                        id.name
-                    )),
-            ),
-        }
-    }
-
-    /// Reports `d` and stands in an error node, so the rest of the formula is checked.
-    fn soft_error(&mut self, d: Diagnostic) -> R<Expr> {
-        let sp = d.span.clone();
-        self.diags.push(d);
-        Ok(Expr::leaf(ExprKind::Error, sp))
-    }
-}
-
-const PREC_IMPLIES: u8 = 2;
-
-/// `x_12` → (`x`, Some(12)); `x_99999999999999999999` → (`x`, None); `x` → None.
-pub fn split_copy_index(name: &str) -> Option<(&str, Option<usize>)> {
-    let (base, digits) = name.rsplit_once('_')?;
-    if base.is_empty() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((base, digits.parse().ok()))
 }
 
 /// `true` as a syntax-tree literal at `span` (empty conjunctions of shorthands).

@@ -6,6 +6,7 @@
 
 pub mod ast;
 pub mod build;
+mod expr;
 mod fe;
 mod forex;
 mod prescan;
@@ -46,14 +47,20 @@ pub fn parse(src: &str, format: Format, stem: &str) -> (Option<ast::File>, Vec<D
     if let Some(d) = prescan::prescan(src) {
         return (None, vec![d]);
     }
-    pest::set_error_detail(true);
     let rule = match format {
         Format::Fe => Rule::fe_file,
         Format::Forex => Rule::forex_file,
     };
     let pairs = match FeParser::parse(rule, src) {
         Ok(p) => p,
-        Err(e) => return (None, vec![syntax_error(src, &e)]),
+        Err(first) => {
+            // Tracking the expected tokens halves parsing speed, so it is only switched on
+            // (process-wide, and never off again: parallel parses must not race on it) to
+            // explain an error. The parse result itself does not depend on it.
+            pest::set_error_detail(true);
+            let e = FeParser::parse(rule, src).err().unwrap_or(first);
+            return (None, vec![syntax_error(src, &e)]);
+        }
     };
     let Some(file) = pairs.into_iter().next() else {
         return (None, vec![Diagnostic::new("internal: empty parse", 0..0)]);
@@ -119,7 +126,7 @@ fn found_at(src: &str, pos: usize) -> String {
 
 fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
-    let pos = match e.location {
+    let mut pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
@@ -130,56 +137,91 @@ fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
             v.push(s);
         }
     };
-    match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            if let Some(attempts) = e.parse_attempts() {
-                if attempts.max_position == pos {
-                    // `ParsingToken` is not exported; its Display is the literal text
-                    // (or `a..z` for ranges and BUILTIN_RULE, which we skip).
-                    for t in attempts.expected_tokens() {
-                        let token = t.to_string();
-                        let chars: Vec<char> = token.chars().collect();
-                        let range = chars.len() == 3 + 1 && chars[1] == '.' && chars[2] == '.';
-                        let noise =
-                            matches!(token.as_str(), "BUILTIN_RULE" | "//" | "/*" | "\u{feff}");
-                        if !noise && !range && !token.trim().is_empty() {
-                            push(&mut tokens, format!("`{token}`"));
-                        }
-                    }
-                }
-            }
-            for r in positives {
-                if let Some(d) = describe(*r) {
-                    push(&mut rules, d.to_string());
-                }
-            }
-        }
+    let positives = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives,
         ErrorVariant::CustomError { message } => {
             return Diagnostic::new(format!("cannot parse: {message}"), pos..pos)
                 .with_label("here")
                 .with_hint("simplify the input (it may be nested too deeply)")
         }
+    };
+    // pest places the error where a *rule* failed furthest; literal tokens (`:` in
+    // `a: p`, `=` in `x = 1`) may have been tried further on, which is the better place.
+    let rule_pos = pos;
+    let attempts = e.parse_attempts().filter(|a| {
+        // Moving past a lone word would only follow a keyword look-ahead (`int then;`).
+        let (lo, hi) = (pos, a.max_position);
+        hi >= lo
+            && hi <= src.len()
+            && src.is_char_boundary(hi)
+            && (hi == lo || !src[lo..hi].chars().all(|c| c.is_alphanumeric() || c == '_'))
+    });
+    if let Some(a) = &attempts {
+        pos = a.max_position;
+        // `ParsingToken` is not exported; its Display is the literal text (or `a..z` for
+        // ranges and BUILTIN_RULE, which we skip).
+        for t in a.expected_tokens() {
+            let token = t.to_string();
+            let chars: Vec<char> = token.chars().collect();
+            let range = chars.len() == 3 + 1 && chars[1] == '.' && chars[2] == '.';
+            let noise = matches!(token.as_str(), "BUILTIN_RULE" | "//" | "/*" | "\u{feff}");
+            if !noise && !range && !token.trim().is_empty() {
+                push(&mut tokens, format!("`{token}`"));
+            }
+        }
+    }
+    if tokens.is_empty() {
+        // Only ranges (`0..1`) were expected further on: explain at the rule's position.
+        pos = rule_pos;
+    }
+    if pos == rule_pos {
+        for r in positives {
+            if let Some(d) = describe(*r) {
+                push(&mut rules, d.to_string());
+            }
+        }
+    }
+    // Where a statement may start, `if`, `while` and names read better as "a statement".
+    if rules.iter().any(|r| r == "`if`") && rules.iter().any(|r| r == "`while`") {
+        rules.retain(|r| !matches!(r.as_str(), "`if`" | "`while`" | "a name"));
+        rules.insert(0, "a statement".to_string());
     }
     // A short list of literal tokens is precise; a long one (every operator) is noise:
     // keep the punctuation (`;`, `)`, …) and summarise the operators.
-    let expected: Vec<String> = if tokens.len() <= 4 {
-        tokens.into_iter().chain(rules).collect()
+    let mut expected: Vec<String> = Vec::new();
+    if tokens.len() <= 4 {
+        for t in tokens.into_iter().chain(rules) {
+            push(&mut expected, t);
+        }
     } else {
         let expression = rules.iter().any(|r| r == "an expression");
         let (ops, punct): (Vec<String>, Vec<String>) =
             tokens.into_iter().partition(|t| OPERATOR_TOKENS.contains(&t.trim_matches('`')));
         // Where an expression may start, its first tokens are summarised by "an expression".
-        let mut out: Vec<String> = punct
-            .into_iter()
-            .filter(|t| !(expression && EXPRESSION_START.contains(&t.trim_matches('`'))))
-            .collect();
-        let binary = ops.iter().any(|t| !matches!(t.trim_matches('`'), "-" | "*" | "[" | "{"));
-        if binary && !rules.iter().any(|r| r == "an operator") {
-            out.push("an operator".to_string());
+        // Keywords and `_` that start a statement, type or name are summarised by the
+        // rules' descriptions ("a statement", "a type", "a name").
+        let words = !rules.is_empty();
+        for t in punct {
+            let bare = t.trim_matches('`');
+            let is_word = bare.chars().all(|c| c.is_alphanumeric() || c == '_');
+            let summarised = (expression && EXPRESSION_START.contains(&bare)) || (words && is_word);
+            if !summarised {
+                push(&mut expected, t);
+            }
         }
-        out.extend(rules.into_iter().filter(|r| r != "`[`"));
-        out
-    };
+        let binary = ops.iter().any(|t| !matches!(t.trim_matches('`'), "-" | "*" | "[" | "{"));
+        if binary {
+            push(&mut expected, "an operator".to_string());
+        }
+        for r in rules.into_iter().filter(|r| r != "`[`") {
+            push(&mut expected, r);
+        }
+    }
+    // "end of file" reads best last.
+    if let Some(i) = expected.iter().position(|x| x == "end of file") {
+        let eof = expected.remove(i);
+        expected.push(eof);
+    }
     let found = found_at(src, pos);
     let end = if found.starts_with('`') { pos + found.len() - 2 } else { pos };
     let message = if expected.is_empty() {
@@ -193,11 +235,31 @@ fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
         format!("expected {}", join_or(&expected))
     };
     let mut d = Diagnostic::new(message, pos..end.min(src.len())).with_label(label);
+    let word = found.trim_matches('`');
     if found == "`=`" && src[..pos].ends_with('=') {
         d = d.with_hint("assignment is written `x = e;` (`==` compares)");
+    } else if found == "`=`" && expected.iter().any(|x| x == "an operator") {
+        d = d.with_hint("comparison is written `==`");
+    } else if KEYWORDS.contains(&word) && expected.iter().any(|x| x == "a name") {
+        d = d.with_hint(format!("`{word}` is a reserved word; choose another name"));
+    } else if word.starts_with('#') {
+        d = d.with_hint("bit-vector literals are written `#b0101` (binary) or `#xff` (hex)");
+    } else if found == "end of file" && expected.iter().any(|x| x == "`}`") {
+        d = d.with_hint("the file ends early: is a `}` missing?");
+    } else if expected.iter().any(|x| x == "`{`")
+        && word != "{"
+        && src[..pos].trim_end().ends_with(')')
+    {
+        d = d.with_hint("blocks need braces: `if (c) { … }`, `while (c) { … }`");
     }
     d
 }
+
+/// Reserved words (also in `keyword` in grammar.pest).
+const KEYWORDS: [&str; 15] = [
+    "if", "else", "while", "assume", "skip", "true", "false", "then", "forall", "exists", "int",
+    "bool", "string", "program", "tuple",
+];
 
 /// Tokens summarised as "an operator" in syntax errors (binary operators and postfixes).
 const OPERATOR_TOKENS: [&str; 26] = [
