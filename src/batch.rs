@@ -110,16 +110,20 @@ fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<InputFile>) {
 /// not exist is kept (loading it yields the diagnostic). `format` applies to files named
 /// directly; files found in folders are detected one by one.
 pub fn collect_files(paths: &[PathBuf], format: InputFormat) -> Vec<InputFile> {
-    let mut out = Vec::new();
+    let mut found = Vec::new();
     let mut seen = HashSet::new();
     for path in paths {
         if path.is_dir() {
-            walk(path, &mut seen, &mut out);
+            walk(path, &mut seen, &mut found);
         } else {
-            out.push(InputFile { path: path.clone(), format });
+            found.push(InputFile { path: path.clone(), format });
         }
     }
-    out
+    // A file reached twice (`dir dir/a.fe`, overlapping folders) is decided once, at its
+    // first place.
+    let mut files = HashSet::new();
+    found.retain(|f| f.path.canonicalize().map_or(true, |real| files.insert(real)));
+    found
 }
 
 /// One entry of a batch, in input order.
@@ -156,6 +160,9 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
         let file = f.path.display().to_string();
         match load_file(&f.path, f.format) {
             Ok(module) => {
+                if module.tuples.is_empty() {
+                    eprintln!("warning: {file}: no tuple to prove");
+                }
                 for tuple in module.tuples {
                     for (i, p) in opts.select.iter().enumerate() {
                         used[i] |= p.matches(&tuple.name);
@@ -225,7 +232,14 @@ mod tests {
         fs::write(d.join("b/notes.md"), "").unwrap();
         fs::write(d.join("a/x.fe"), "").unwrap();
         fs::write(d.join("given.txt"), "not forex, but named").unwrap();
-        let paths = [d.join("given.txt"), d.join("b"), d.join("a"), d.join("missing.fe")];
+        let paths = [
+            d.join("given.txt"),
+            d.join("b"),
+            d.join("a"),
+            d.join("missing.fe"),
+            d.join("b/z.fe"),
+            d.join("a/../given.txt"),
+        ];
         let files = collect_files(&paths, InputFormat::Forex);
         let rel: Vec<_> = files
             .iter()

@@ -133,3 +133,12 @@ fn test_bad_input_exits_3() {
     std::fs::write(&bad, "program p { int x; x = ; }").unwrap();
     forex().args(["test", bad.to_str().unwrap()]).assert().code(3);
 }
+
+#[test]
+fn test_max_runs_bounds_the_search() {
+    forex()
+        .args(["test", "examples/ni.fe", "--max-runs", "25", "--budget-ms", "60000", "--seed", "1"])
+        .assert()
+        .code(2)
+        .stdout(contains("no violation found in 25 runs, hypercoverage"));
+}

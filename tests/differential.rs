@@ -107,7 +107,6 @@ fn prover_is_complete_without_loops(cases: u32, seed: u8) {
 }
 
 #[test]
-#[ignore = "enable when the prover lands"]
 fn prover_verifies_exactly_the_valid_loop_free_tuples() {
     prover_is_complete_without_loops(500, 21);
 }

@@ -123,6 +123,33 @@ fn no_engine_contradicts_an_example() {
     }
 }
 
+/// Each example is decided as expected: valid ones by the prover, invalid ones by the
+/// refuter (with a replayed counterexample).
+#[test]
+fn each_example_is_decided_as_expected() {
+    let limit = Duration::from_secs(30);
+    for ex in examples() {
+        for t in &ex.tuples {
+            let c = Cancel::new().with_timeout(limit);
+            let verdict = match ex.expect {
+                Expect::Verified => forex::prove::prove(t, &Default::default(), &c).verdict,
+                Expect::Violated => forex::refute::refute(t, &Default::default(), &c).verdict,
+            };
+            let ok = match ex.expect {
+                Expect::Verified => matches!(verdict, Verdict::Verified { .. }),
+                Expect::Violated => matches!(verdict, Verdict::Violated { .. }),
+            };
+            assert!(
+                ok,
+                "{} ({}): expected {:?}, got {verdict:?}",
+                ex.path.display(),
+                t.name,
+                ex.expect
+            );
+        }
+    }
+}
+
 #[test]
 #[ignore = "prints each engine's verdict per example"]
 fn print_engine_verdicts() {

@@ -33,11 +33,11 @@ fn check(cfg: GenConfig, n: usize, seed: u8, strategy: Strategy) -> (usize, usiz
 
 #[test]
 fn hypertest_never_violates_a_valid_tuple_and_finds_most_violations() {
-    let (invalid, found) = check(GenConfig::default(), 100, 31, Strategy::Fuzz);
+    let (invalid, found) = check(GenConfig::default(), 200, 31, Strategy::Fuzz);
     eprintln!("fuzz, loop-free: found {found} of {invalid} violations");
     assert!(invalid > 0 && found * 2 >= invalid, "found {found} of {invalid}");
     let (invalid, found) =
-        check(GenConfig { loops: true, ..GenConfig::default() }, 100, 32, Strategy::Evo);
+        check(GenConfig { loops: true, ..GenConfig::default() }, 200, 32, Strategy::Evo);
     eprintln!("evo, with loops: found {found} of {invalid} violations");
     assert!(invalid > 0 && found * 2 >= invalid, "found {found} of {invalid}");
 }

@@ -409,6 +409,14 @@ fn missing_paths_and_bad_options_are_input_errors() {
     let run = prove(dir.path(), &["empty"]);
     assert_eq!(run.code, 3);
     assert!(run.stderr.contains("no tuple"), "{}", run.stderr);
+
+    if frontend_ready() {
+        std::fs::write(dir.path().join("only_programs.fe"), "program p { int x; x = 1; }\n")
+            .unwrap();
+        let run = prove(dir.path(), &["only_programs.fe"]);
+        assert_eq!(run.code, 3);
+        assert!(run.stderr.contains("only_programs.fe: no tuple to prove"), "{}", run.stderr);
+    }
 }
 
 #[test]

@@ -4,6 +4,7 @@ use crate::batch::{self, BatchOptions};
 use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
 use crate::frontend::InputFormat;
+use crate::interrupt;
 use crate::portfolio::{DecideOptions, EngineChoice};
 use crate::prove::ProveOptions;
 use crate::refute::RefuteOptions;
@@ -11,8 +12,6 @@ use crate::report::{render_human, render_json, render_junit};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
@@ -77,21 +76,6 @@ pub struct ProveArgs {
     pub diagnostics: Option<DiagStyle>,
 }
 
-/// First Ctrl-C: cancel the batch (what finished is still reported). Second: leave now.
-fn install_ctrl_c(root: &Cancel) {
-    let root = root.clone();
-    let pressed = Arc::new(AtomicBool::new(false));
-    let result = ctrlc::set_handler(move || {
-        if pressed.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-        root.cancel();
-    });
-    if let Err(e) = result {
-        eprintln!("warning: Ctrl-C will not stop the batch cleanly: {e}");
-    }
-}
-
 fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
     let timeout = Duration::try_from_secs_f64(args.timeout).map_err(|_| {
         format!("--timeout {}: expected a non-negative number of seconds", args.timeout)
@@ -101,6 +85,9 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         .iter()
         .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
         .collect::<Result<_, _>>()?;
+    if let Some(dir) = &args.dump_smt {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--dump-smt {}: {e}", dir.display()))?;
+    }
     let terminal = std::io::stderr().is_terminal();
     Ok(BatchOptions {
         decide: DecideOptions {
@@ -123,6 +110,9 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
 }
 
 pub fn main(args: ProveArgs) -> i32 {
+    // First, while this is the only thread (see `interrupt::on_ctrl_c`).
+    let root = Cancel::new();
+    interrupt::on_ctrl_c(&root);
     let opts = match options(&args) {
         Ok(o) => o,
         Err(e) => {
@@ -130,8 +120,6 @@ pub fn main(args: ProveArgs) -> i32 {
             return 3;
         }
     };
-    let root = Cancel::new();
-    install_ctrl_c(&root);
     let report = batch::run(&args.paths, &opts, &root);
     if report.results.is_empty() && report.not_run.is_empty() {
         eprintln!("error: no tuple to prove in the given paths");

@@ -3,7 +3,7 @@
 use crate::batch::{self, execute, BatchOptions, ExecOptions};
 use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
-use crate::hypertest::{hypertest, Strategy, TestOptions};
+use crate::hypertest::{hypertest_runs, Strategy, TestOptions};
 use crate::ir::Tuple;
 use crate::report::{render_human, render_json};
 use clap::{Args, ValueEnum};
@@ -22,8 +22,7 @@ pub enum TestReportFormat {
 /// Search for violations by running the programs concretely (hypertesting).
 ///
 /// Never reports `verified`: either `violated` with a replayed counterexample, or
-/// `unknown` with the number of runs and the hypercoverage reached. The same seed runs
-/// the same sequence of tests.
+/// `unknown` with the number of runs and the hypercoverage reached.
 ///
 /// Example: forex test --strategy evo --budget-ms 500 --seed 1 examples/ni_leak.fe
 #[derive(Args, Debug)]
@@ -37,9 +36,13 @@ pub struct TestArgs {
     /// Time budget per tuple, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub budget_ms: u64,
-    /// Random seed: the same seed gives the same result.
+    /// Random seed: the same seed runs the same sequence of tests (so gives the same
+    /// result when --max-runs, not the time budget, ends the search).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Stop each tuple's search after this many tests.
+    #[arg(long, value_name = "N")]
+    pub max_runs: Option<u64>,
     /// Report format on stdout.
     #[arg(long, value_enum, default_value_t = TestReportFormat::Human)]
     pub format: TestReportFormat,
@@ -71,8 +74,10 @@ pub fn main(args: TestArgs) -> i32 {
         progress: false,
         grace: Duration::from_secs(5),
     };
-    let decider =
-        Arc::new(move |tuple: &Tuple, cancel: &Cancel| hypertest(tuple, &test_opts, cancel));
+    let max_runs = args.max_runs;
+    let decider = Arc::new(move |tuple: &Tuple, cancel: &Cancel| {
+        hypertest_runs(tuple, &test_opts, max_runs, cancel)
+    });
     let report = execute(entries, &exec, &Cancel::new(), decider);
     let text = match args.format {
         TestReportFormat::Human => render_human(&report, false),

@@ -2,7 +2,8 @@
 //! (k-safety) or ask for an ∃ witness (∀∃).
 
 use super::coverage::{Goals, Trace};
-use super::inputs::{holds, random_value};
+use super::inputs::holds;
+use super::values::Values;
 use crate::cancel::Cancel;
 use crate::interp::{run_copy, run_copy_observed, Chooser, Replay, RunEnd};
 use crate::ir::{Loc, Quantifier, Tuple, Type};
@@ -31,13 +32,14 @@ struct TestChooser<'a> {
     recorded: &'a [Value],
     next: usize,
     rng: ChaCha8Rng,
+    values: &'a Values,
 }
 
 impl Chooser for TestChooser<'_> {
     fn choose(&mut self, ty: &Type, _at: Loc) -> Option<Value> {
         let v = self.recorded.get(self.next).filter(|v| v.has_type(ty)).cloned();
         self.next += 1;
-        Some(v.unwrap_or_else(|| random_value(ty, &mut self.rng)))
+        Some(v.unwrap_or_else(|| self.values.random(ty, &mut self.rng)))
     }
 }
 
@@ -68,12 +70,13 @@ pub struct Executor<'t> {
     pub tuple: &'t Tuple,
     pub goals: &'t Goals,
     pub cancel: Cancel,
+    pub values: Values,
     exists_cache: HashMap<Vec<Value>, ExistsAnswer>,
 }
 
 impl<'t> Executor<'t> {
     pub fn new(tuple: &'t Tuple, goals: &'t Goals, cancel: Cancel) -> Executor<'t> {
-        Executor { tuple, goals, cancel, exists_cache: HashMap::new() }
+        Executor { tuple, goals, cancel, values: Values::of(tuple), exists_cache: HashMap::new() }
     }
 
     /// Runs `test`, storing the choices made back into it.
@@ -93,6 +96,7 @@ impl<'t> Executor<'t> {
                 recorded: &test.choices[j],
                 next: 0,
                 rng: ChaCha8Rng::seed_from_u64(seeds.next_u64()),
+                values: &self.values,
             };
             let mut trace = Trace::new(&self.goals.index[j], distances);
             let run =
@@ -151,6 +155,9 @@ impl<'t> Executor<'t> {
                 }
             };
         }
+        if let Some(v) = self.concrete_exists(state) {
+            return v;
+        }
         let answer = match self.exists_cache.get(state) {
             Some(a) => a.clone(),
             None => {
@@ -169,6 +176,58 @@ impl<'t> Executor<'t> {
                 Verdict::Violation { explanation, conjunct: None }
             }
         }
+    }
+
+    /// Cheap ∃ checks by running the ∃ copies concretely before asking the solver: a
+    /// run satisfying `post` is a witness. When the runs made no choices, they are the
+    /// only runs from these initial values, so a false `post` (or a failed `assume`)
+    /// proves that no ∃ run matches. `None`: the concrete runs settle nothing.
+    fn concrete_exists(&self, state: &[Value]) -> Option<Verdict> {
+        let exists: Vec<usize> = self.tuple.exists_copies().map(|(i, _)| i).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
+        for _ in 0..4 {
+            let mut s = state.to_vec();
+            let mut deterministic = true;
+            let mut blocked = None;
+            for &c in &exists {
+                let mut chooser = TestChooser {
+                    recorded: &[],
+                    next: 0,
+                    rng: ChaCha8Rng::seed_from_u64(rng.next_u64()),
+                    values: &self.values,
+                };
+                let run = run_copy(self.tuple, c, &mut s, &mut chooser, MAX_STEPS).ok()?;
+                deterministic &= run.choices.is_empty();
+                match run.end {
+                    RunEnd::Finished => {}
+                    RunEnd::Blocked { at } if blocked.is_none() => {
+                        blocked = Some((c, at));
+                    }
+                    RunEnd::Blocked { .. } => {}
+                    _ => return None,
+                }
+            }
+            if blocked.is_none() && holds(self.tuple, &self.tuple.post, &s) == Some(true) {
+                return Some(Verdict::Pass);
+            }
+            if deterministic {
+                let explanation = match blocked {
+                    Some((c, at)) => format!(
+                        "the ∃ copy {} makes no choices here and its only run is blocked by \
+                         the assume at {at}",
+                        self.tuple.copies[c].name
+                    ),
+                    None if holds(self.tuple, &self.tuple.post, &s) == Some(false) => {
+                        "the ∃ copies make no choices here, and their only runs end in states \
+                         where post is false"
+                            .to_string()
+                    }
+                    None => return None,
+                };
+                return Some(Verdict::Violation { explanation, conjunct: None });
+            }
+        }
+        None
     }
 
     /// Re-runs a violating test with exactly its recorded choices and checks that the

@@ -6,12 +6,10 @@
 //! quantified too).
 
 use crate::interp::{eval_bool, InterpError};
-use crate::ir::{Expr, Tuple, Type};
+use crate::ir::{Expr, Tuple};
 use crate::smt::encode;
-use crate::value::{bv_mask, Value};
-use num_bigint::BigInt;
+use crate::value::Value;
 use rand::seq::SliceRandom;
-use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use z3::ast::{Bool, Dynamic};
 use z3::{Params, SatResult, Solver};
@@ -30,85 +28,9 @@ fn limited_solver() -> Solver {
     s
 }
 
-/// A random value of `ty`, biased to small and boundary values (where branches and
-/// leaks tend to hide).
-pub fn random_value(ty: &Type, rng: &mut ChaCha8Rng) -> Value {
-    match ty {
-        Type::Int => {
-            let n: i64 = match rng.gen_range(0..10) {
-                0..=5 => rng.gen_range(-10..=10),
-                6..=7 => rng.gen_range(-100..=100),
-                8 => rng.gen_range(-10_000..=10_000),
-                _ => rng.gen_range(-1_000_000..=1_000_000),
-            };
-            Value::int(n)
-        }
-        Type::Bool => Value::bool(rng.gen_bool(0.5)),
-        Type::Bv(w) => {
-            let v: u128 = match rng.gen_range(0..6) {
-                0 => 0,
-                1 => 1,
-                2 => bv_mask(*w),
-                3 => rng.gen_range(0..16),
-                _ => rng.gen(),
-            };
-            Value::bv(v, *w)
-        }
-        Type::Array(elem) => {
-            let mut arr = Value::Array {
-                default: Box::new(random_value(elem, rng)),
-                entries: Default::default(),
-            };
-            for _ in 0..rng.gen_range(0..4) {
-                let i: i64 = rng.gen_range(-2..8);
-                arr.store(BigInt::from(i), random_value(elem, rng));
-            }
-            arr
-        }
-    }
-}
-
-/// A value near `v` (small steps are more useful than fresh values for search).
-pub fn mutate_value(v: &Value, ty: &Type, rng: &mut ChaCha8Rng) -> Value {
-    match (v, ty) {
-        (Value::Int { value }, Type::Int) => match rng.gen_range(0..5) {
-            0 => Value::int(value + 1),
-            1 => Value::int(value - 1),
-            2 => Value::int(value + rng.gen_range(-20..=20)),
-            3 => Value::int(-value),
-            _ => random_value(ty, rng),
-        },
-        (Value::Bool { value }, Type::Bool) => Value::bool(!value),
-        (Value::Bv { width, value }, Type::Bv(_)) => match rng.gen_range(0..4) {
-            0 => Value::bv(value ^ (1u128 << rng.gen_range(0..*width)), *width),
-            1 => Value::bv(value.wrapping_add(1), *width),
-            2 => Value::bv(value.wrapping_sub(1), *width),
-            _ => random_value(ty, rng),
-        },
-        (Value::Array { default, entries }, Type::Array(elem)) => {
-            if rng.gen_bool(0.2) {
-                // A new default; re-storing the entries keeps the array normalised.
-                let d = mutate_value(default, elem, rng);
-                let mut fresh = Value::Array { default: Box::new(d), entries: Default::default() };
-                for (k, val) in entries {
-                    fresh.store(k.clone(), val.clone());
-                }
-                return fresh;
-            }
-            let mut arr = v.clone();
-            let i = BigInt::from(rng.gen_range(-2i64..8));
-            let old = arr.select(&i).unwrap_or_else(|| Value::default_of(elem));
-            let new = mutate_value(&old, elem, rng);
-            arr.store(i, new);
-            arr
-        }
-        _ => random_value(ty, rng),
-    }
-}
-
 /// Decides closed formulas on concrete states: by evaluation, or by Z3 when the formula
 /// has quantifiers. `None`: Z3 could not decide (never guessed).
-pub fn holds(tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
+pub fn holds(_tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
     match eval_bool(e, state) {
         Ok(b) => Some(b),
         Err(InterpError::Quantifier) => {
@@ -124,7 +46,6 @@ pub fn holds(tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
             if s.check() == SatResult::Unsat {
                 return Some(false);
             }
-            let _ = tuple;
             None
         }
         Err(_) => None,
@@ -224,9 +145,4 @@ impl<'t> PreSolver<'t> {
         }
         Some(out)
     }
-}
-
-/// A random wish for every tuple variable.
-pub fn random_input(tuple: &Tuple, rng: &mut ChaCha8Rng) -> Vec<Value> {
-    tuple.vars.iter().map(|v| random_value(&v.ty, rng)).collect()
 }

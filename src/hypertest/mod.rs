@@ -15,6 +15,8 @@ mod coverage;
 mod exec;
 mod inputs;
 mod search;
+mod shrink;
+mod values;
 
 pub use coverage::branch_distance;
 
@@ -101,8 +103,19 @@ impl TestReport {
 
 /// Searches for a violation of `tuple` within the budget.
 pub fn hypertest(tuple: &Tuple, opts: &TestOptions, cancel: &Cancel) -> Outcome {
+    hypertest_runs(tuple, opts, None, cancel)
+}
+
+/// [`hypertest`] that also stops after `max_runs` tests (the result then does not
+/// depend on the machine's speed).
+pub fn hypertest_runs(
+    tuple: &Tuple,
+    opts: &TestOptions,
+    max_runs: Option<u64>,
+    cancel: &Cancel,
+) -> Outcome {
     let start = Instant::now();
-    let report = hypertest_report(tuple, opts, None, cancel);
+    let report = hypertest_report(tuple, opts, max_runs, cancel);
     let runs = report.runs;
     let verdict = match report.counterexample {
         Some(counterexample) => Verdict::Violated { counterexample },

@@ -4,7 +4,8 @@
 
 use super::coverage::{Goals, MAX_GOALS};
 use super::exec::{Executor, Test, Verdict};
-use super::inputs::{mutate_value, random_input, PreSolver};
+use super::inputs::PreSolver;
+use super::shrink::shrink;
 use super::{Strategy, TestOptions, TestReport};
 use crate::cancel::Cancel;
 use crate::ir::{Tuple, Type};
@@ -110,7 +111,7 @@ impl Search<'_> {
     }
 
     fn fresh(&mut self) -> Option<Test> {
-        let wish = random_input(self.tuple, &mut self.rng);
+        let wish = self.exec.values.random_input(self.tuple, &mut self.rng);
         let input = self.admit(wish, &[])?;
         Some(Test { input, choices: Vec::new(), seed: self.rng.next_u64() })
     }
@@ -127,7 +128,7 @@ impl Search<'_> {
             let i = self.rng.gen_range(0..t.choices[j].len());
             if self.rng.gen_bool(0.5) {
                 let ty = type_of(&t.choices[j][i]);
-                t.choices[j][i] = mutate_value(&t.choices[j][i], &ty, &mut self.rng);
+                t.choices[j][i] = self.exec.values.mutate(&t.choices[j][i], &ty, &mut self.rng);
             } else {
                 // Keep a prefix, draw the rest afresh.
                 t.choices[j].truncate(i);
@@ -144,7 +145,7 @@ impl Search<'_> {
         for _ in 0..self.rng.gen_range(1..=2) {
             let v = *vars.choose(&mut self.rng)?;
             let ty = &self.tuple.var(v).ty;
-            t.input[v.index()] = mutate_value(&t.input[v.index()], ty, &mut self.rng);
+            t.input[v.index()] = self.exec.values.mutate(&t.input[v.index()], ty, &mut self.rng);
             fixed.push(v.index());
         }
         t.input = self.admit(t.input, &fixed)?;
@@ -155,11 +156,13 @@ impl Search<'_> {
     fn crossover(&mut self, a: &Test, b: &Test) -> (Option<Test>, Option<Test>) {
         let (mut x, mut y) = (a.clone(), b.clone());
         let v = self.rng.gen_range(0..self.tuple.vars.len().max(1));
-        if v < self.tuple.vars.len() {
+        // A tuple without variables has nothing to swap (and nothing to fix).
+        let fixed: Vec<usize> = (v < self.tuple.vars.len()).then_some(v).into_iter().collect();
+        if !fixed.is_empty() {
             std::mem::swap(&mut x.input[v], &mut y.input[v]);
         }
-        let x = self.admit(x.input.clone(), &[v]).map(|input| Test { input, ..x });
-        let y = self.admit(y.input.clone(), &[v]).map(|input| Test { input, ..y });
+        let x = self.admit(x.input.clone(), &fixed).map(|input| Test { input, ..x });
+        let y = self.admit(y.input.clone(), &fixed).map(|input| Test { input, ..y });
         (x, y)
     }
 
@@ -175,19 +178,21 @@ impl Search<'_> {
             Verdict::Vacuous => self.report.vacuous += 1,
             Verdict::NoRun => self.report.no_run += 1,
             Verdict::Undecided => self.report.undecided += 1,
-            Verdict::Violation { .. } => match self.exec.replay(test) {
-                // The refuter's replay re-checks it independently (and the ∃ side anew).
-                Ok(cex)
-                    if crate::refute::replay_counterexample(self.tuple, &cex, self.cancel)
-                        .is_ok() =>
-                {
-                    self.report.counterexample = Some(cex)
+            Verdict::Violation { .. } => {
+                let small = shrink(&mut self.exec, test);
+                let cex = self.exec.replay(&small).or_else(|_| self.exec.replay(test));
+                match cex {
+                    // The refuter's replay re-checks it independently (the ∃ side anew).
+                    Ok(cex)
+                        if crate::refute::replay_counterexample(self.tuple, &cex, self.cancel)
+                            .is_ok() =>
+                    {
+                        self.report.counterexample = Some(cex)
+                    }
+                    // A violation that does not replay is never reported.
+                    _ => self.report.undecided += 1,
                 }
-                Ok(_) => self.report.undecided += 1,
-                // Replay failing means the interpreter is not deterministic under
-                // replayed choices: never report such a "violation".
-                Err(_) => self.report.undecided += 1,
-            },
+            }
         }
         out.distances
     }

@@ -138,6 +138,11 @@ fn finds_and_replays_a_non_interference_leak() {
         assert!((h(0) > 0.into()) != (h(1) > 0.into()), "the copies take different branches");
         let o = |c: usize| cex.copies[c].final_state.as_ref().unwrap()["o"].clone();
         assert_ne!(o(0), o(1));
+        // Shrunk to the smallest violation: l = 0, secrets 0 and 1.
+        assert_eq!(l(0), 0.into());
+        let mut hs = [h(0), h(1)];
+        hs.sort();
+        assert_eq!(hs, [0.into(), 1.into()]);
     }
 }
 

@@ -34,6 +34,9 @@ pub enum End {
     Post,
     /// Consecution: the candidate's conjuncts, evaluated in the final state.
     Inv(Vec<Expr>),
+    /// Which of these conjuncts are preserved, each on its own: failures are recorded in
+    /// `Prover::probe_failed` and the run itself succeeds.
+    Probe(Vec<Expr>),
 }
 
 /// Why an attempt failed.
@@ -63,6 +66,10 @@ pub struct Prover<'t> {
     /// The most informative failure seen so far (for the `unknown` reason).
     pub closest: Option<String>,
     pub saw_unknown: Option<String>,
+    /// Loop points reached so far (numbers their ghost variables).
+    pub loop_instances: u32,
+    /// Per conjunct of the innermost running `End::Probe`: not preserved on some path.
+    pub probe_failed: Vec<bool>,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
@@ -155,6 +162,19 @@ impl<'t> Prover<'t> {
         let (goal, what) = match end {
             End::Post => (cfg.st.eval_bool(&self.tuple.post), "the postcondition"),
             End::Inv(atoms) => (cfg.st.eval_all(atoms), "consecution"),
+            End::Probe(atoms) => {
+                for (k, a) in atoms.iter().enumerate() {
+                    if self.probe_failed[k] {
+                        continue;
+                    }
+                    let mut trial = acc.clone();
+                    let goal = cfg.st.eval_bool(a);
+                    if self.oblige(&mut trial, &cfg.st, &goal, scope, "consecution").is_err() {
+                        self.probe_failed[k] = true;
+                    }
+                }
+                return Ok(acc);
+            }
         };
         self.oblige(&mut acc, &cfg.st, &goal, scope, what)?;
         Ok(acc)

@@ -10,7 +10,7 @@
 use super::genpp::{Cfg, End, Fail, Item, Prover, Res};
 use super::mine;
 use super::state::{Acc, Kind, Scope, SymState};
-use crate::ir::{Expr, Quantifier, Stmt};
+use crate::ir::{Expr, Quantifier, Stmt, VarId};
 use crate::verdict::LoopPointProof;
 use itertools::Itertools;
 use z3::ast::Bool;
@@ -135,48 +135,71 @@ impl<'t> Prover<'t> {
         align: &[Aligned<'t>],
         start: u64,
     ) -> Res<Acc> {
-        let atoms = mine::atoms(self.tuple, align);
-        // Greedy initiation filter in priority order.
+        // Ghost variables keep the values on entering the loops, for invariants that
+        // relate the current state to the entry state.
+        self.loop_instances += 1;
+        let n = self.tuple.vars.len() as u32;
+        let base = n * self.loop_instances;
+        let ghost = move |v: VarId| VarId(base + v.0);
+        let mut cfg = cfg.clone();
+        for al in align {
+            for v in crate::ir::modified_vars(al.body()) {
+                let t = cfg.st.vars[&v].clone();
+                cfg.st.vars.insert(ghost(v), t);
+            }
+        }
+        let cfg = &cfg;
+        let atoms = mine::atoms(self.tuple, align, &ghost);
+        // Initiation filter in priority order: all atoms at once when they are jointly
+        // initial (the usual case), otherwise greedily one by one.
+        let mut atoms: Vec<Expr> = atoms.into_iter().fold(Vec::new(), |mut v, a| {
+            if !v.contains(&a) {
+                v.push(a);
+            }
+            v
+        });
+        if let Some(max) = self.tuple.hints.max_conjuncts {
+            atoms.truncate(max as usize);
+        }
         let mut set: Vec<Expr> = Vec::new();
-        for a in atoms {
-            if set.contains(&a) {
-                continue;
-            }
-            if let Some(max) = self.tuple.hints.max_conjuncts {
-                if set.len() as u32 >= max {
-                    break;
+        if atoms.len() > 1 && self.initial(cfg, acc, scope, &atoms) {
+            set = atoms;
+        } else {
+            for a in atoms {
+                let mut trial = set.clone();
+                trial.push(a);
+                if self.initial(cfg, acc, scope, &trial) {
+                    set = trial;
+                } else if self.cancel.is_cancelled() {
+                    return Err(Fail { unknown: true, msg: "the time limit was reached".into() });
                 }
-            }
-            self.candidates += 1;
-            let mut trial = set.clone();
-            trial.push(a);
-            let goal = cfg.st.eval_all(&trial);
-            let mut a2 = acc.clone();
-            if self.oblige(&mut a2, &cfg.st, &goal, scope, "initiation").is_ok() {
-                set = trial;
-            } else if self.cancel.is_cancelled() {
-                return Err(Fail { unknown: true, msg: "the time limit was reached".into() });
             }
         }
         let mut last: Option<Fail>;
         let mut cands = Vec::new();
         loop {
+            // Drop the conjuncts that are not preserved on their own, until none fails.
+            if set.len() > 1 {
+                let failed = self.probe(cfg, acc, scope, align, &set);
+                if let Some(failed) = failed {
+                    if failed.iter().any(|f| *f) {
+                        set = set
+                            .iter()
+                            .zip(&failed)
+                            .filter(|(_, f)| !**f)
+                            .map(|(a, _)| a.clone())
+                            .collect();
+                        continue;
+                    }
+                }
+            }
             match self.attempt(cfg, acc, scope, end, align, &Cand::Atoms(set.clone()), false, start)
             {
                 Ok(a) => return Ok(a),
                 Err(Attempt::Cons(f)) if !set.is_empty() => {
-                    // Drop the atoms that are not preserved on their own.
-                    let keep: Vec<Expr> = set
-                        .iter()
-                        .filter(|a| {
-                            self.consecution(cfg, acc, scope, align, &set, std::slice::from_ref(*a))
-                                .is_ok()
-                        })
-                        .cloned()
-                        .collect();
+                    // Preserved one by one but not jointly (or the probe was inconclusive).
                     last = Some(f);
-                    set =
-                        if keep.len() == set.len() { set[..set.len() - 1].to_vec() } else { keep };
+                    set.pop();
                     if self.cancel.is_cancelled() {
                         break;
                     }
@@ -233,12 +256,17 @@ impl<'t> Prover<'t> {
         let init = cfg.st.eval_all(&atoms);
         self.oblige(&mut a, &cfg.st, &init, scope, "initiation").map_err(Attempt::Init)?;
         self.termination(cfg, align, &atoms).map_err(Attempt::Term)?;
-        let a = self.consecution(cfg, &a, scope, align, &atoms, &atoms).map_err(|f| {
-            let text = self.inv_text(&atoms);
-            self.closest =
-                Some(if f.unknown { format!("`{text}` ({})", f.msg) } else { format!("`{text}`") });
-            Attempt::Cons(f)
-        })?;
+        let a = self.consecution(cfg, &a, scope, align, &atoms, End::Inv(atoms.clone())).map_err(
+            |f| {
+                let text = self.inv_text(&atoms);
+                self.closest = Some(if f.unknown {
+                    format!("`{text}` ({})", f.msg)
+                } else {
+                    format!("`{text}`")
+                });
+                Attempt::Cons(f)
+            },
+        )?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
         let mut next = cfg.clone();
         let exit = self.havoc(&cfg.st, scope, align, false);
@@ -265,7 +293,15 @@ impl<'t> Prover<'t> {
         if atoms.is_empty() {
             "true".into()
         } else {
-            atoms.iter().map(|a| crate::pretty::tuple_expr(self.tuple, a)).join(" && ")
+            let n = self.tuple.vars.len() as u32;
+            let name = |v: VarId| {
+                if v.0 < n {
+                    self.tuple.var_display(v)
+                } else {
+                    format!("old({})", self.tuple.var_display(VarId(v.0 % n)))
+                }
+            };
+            atoms.iter().map(|a| crate::pretty::expr_with(a, &name)).join(" && ")
         }
     }
 
@@ -276,6 +312,30 @@ impl<'t> Prover<'t> {
             invariant,
             candidates_tried: self.candidates - start,
         });
+    }
+
+    /// Whether the conjunction of `atoms` holds on reaching the loops (one candidate).
+    fn initial(&mut self, cfg: &Cfg<'t>, acc: &Acc, scope: Scope, atoms: &[Expr]) -> bool {
+        self.candidates += 1;
+        let goal = cfg.st.eval_all(atoms);
+        let mut a = acc.clone();
+        self.oblige(&mut a, &cfg.st, &goal, scope, "initiation").is_ok()
+    }
+
+    /// Which conjuncts of `set` consecution does not preserve on their own (from all of
+    /// `set`); `None` when the body could not be run to its end.
+    fn probe(
+        &mut self,
+        cfg: &Cfg<'t>,
+        acc: &Acc,
+        scope: Scope,
+        align: &[Aligned<'t>],
+        set: &[Expr],
+    ) -> Option<Vec<bool>> {
+        let saved = std::mem::replace(&mut self.probe_failed, vec![false; set.len()]);
+        let r = self.consecution(cfg, acc, scope, align, set, End::Probe(set.to_vec()));
+        let failed = std::mem::replace(&mut self.probe_failed, saved);
+        r.ok().map(|_| failed)
     }
 
     /// The state with fresh symbols for every variable the aligned loops modify.
@@ -328,7 +388,7 @@ impl<'t> Prover<'t> {
         scope: Scope,
         align: &[Aligned<'t>],
         hyp: &[Expr],
-        goal: &[Expr],
+        goal: End,
     ) -> Res<Acc> {
         // Body choices of ∃ copies must be able to depend on the loop-head state: such
         // checks get a query of their own. Otherwise the check joins the enclosing query,
@@ -361,7 +421,7 @@ impl<'t> Prover<'t> {
         let sub = Cfg { conts, st: h, unrolled: cfg.unrolled };
         let start = if separate { Acc::new() } else { acc.clone() };
         let mark = self.proof.len();
-        let r = self.run(sub, start, sc, &End::Inv(goal.to_vec()));
+        let r = self.run(sub, start, sc, &goal);
         // Loop points inside the body are part of this loop point's proof, not separate.
         self.proof.truncate(mark);
         let r = r?;

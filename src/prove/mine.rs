@@ -1,12 +1,16 @@
 //! Mining candidate invariant atoms for one alignment, in priority order: user hints,
 //! pre/post conjuncts over modified variables, equalities of guard variables between
 //! copies, equalities of other modified variables between copies, and linear relations
-//! `a.v == k * b.v` between copies whose iteration counts differ by the factor k.
+//! `a.v == k * b.v` between copies whose iteration counts differ by the factor k; then
+//! per copy the guard weakened to its closure (`x < y` gives `x <= y`) and preserved
+//! differences `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the
+//! loop point (a ghost variable, see `ghost`).
 
 use super::loops::Aligned;
-use crate::ir::{Expr, Tuple, Type, VarId};
+use crate::ir::{BinOp, Expr, ExprKind, Tuple, Type, VarId};
 
-pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>]) -> Vec<Expr> {
+/// `ghost(v)`: the ghost variable holding `v`'s value when the loops were reached.
+pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarId) -> Vec<Expr> {
     let mut out: Vec<Expr> = Vec::new();
     let push = |e: Expr, out: &mut Vec<Expr>| {
         if !out.contains(&e) {
@@ -78,6 +82,39 @@ pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>]) -> Vec<Expr> {
                         }
                     }
                 }
+            }
+        }
+    }
+    for al in align {
+        for c in al.cond().conjuncts() {
+            if let ExprKind::Binary(op, a, b) = &c.kind {
+                let closed = match op {
+                    BinOp::Lt => Some(BinOp::Le),
+                    BinOp::Gt => Some(BinOp::Ge),
+                    _ => None,
+                };
+                if let (Some(op), true) = (closed, a.ty == Type::Int) {
+                    push(Expr::binary(op, (**a).clone(), (**b).clone()), &mut out);
+                }
+            }
+        }
+    }
+    // Preserved differences matter for loops that run alone (their partner copies are
+    // not there to relate to); for aligned loops they only cost queries.
+    for al in align.iter().filter(|_| align.len() == 1) {
+        let ints: Vec<VarId> = crate::ir::modified_vars(al.body())
+            .into_iter()
+            .filter(|v| tuple.var(*v).ty == Type::Int)
+            .collect();
+        for (i, &x) in ints.iter().enumerate() {
+            for &y in &ints[i + 1..] {
+                let now = Expr::binary(BinOp::Sub, var_expr(x), var_expr(y));
+                let old = Expr::binary(
+                    BinOp::Sub,
+                    Expr::var(ghost(x), Type::Int),
+                    Expr::var(ghost(y), Type::Int),
+                );
+                push(Expr::eq(now, old), &mut out);
             }
         }
     }

@@ -44,6 +44,8 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         proof: Vec::new(),
         closest: None,
         saw_unknown: None,
+        loop_instances: 0,
+        probe_failed: Vec::new(),
     };
     let main = Scope { floor: 0, conj: false };
     let mut vars = im::HashMap::new();

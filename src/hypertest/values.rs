@@ -1,0 +1,173 @@
+//! Random and mutated values for inputs and choices.
+//!
+//! Values are biased to small and boundary numbers and to the constants that occur in
+//! the tuple (`if (h == 4242)` is hit by trying 4242, not by luck): branches and leaks
+//! hide there.
+
+use crate::ir::{Expr, ExprKind, Stmt, Tuple, Type};
+use crate::value::{bv_mask, Value};
+use num_bigint::BigInt;
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+/// The value generator of one tuple: its integer and bit-vector constants.
+#[derive(Clone, Debug, Default)]
+pub struct Values {
+    ints: Vec<BigInt>,
+    bvs: Vec<u128>,
+}
+
+impl Values {
+    pub fn of(tuple: &Tuple) -> Values {
+        let mut v = Values::default();
+        v.expr(&tuple.pre);
+        v.expr(&tuple.post);
+        for c in &tuple.copies {
+            v.block(&c.body);
+        }
+        v.ints.sort();
+        v.ints.dedup();
+        v.bvs.sort_unstable();
+        v.bvs.dedup();
+        v
+    }
+
+    fn block(&mut self, b: &[Stmt]) {
+        for s in b {
+            match s {
+                Stmt::Skip | Stmt::Havoc { .. } => {}
+                Stmt::Assign { value, .. } => self.expr(value),
+                Stmt::Store { index, value, .. } => {
+                    self.expr(index);
+                    self.expr(value);
+                }
+                Stmt::Assume { cond, .. } => self.expr(cond),
+                Stmt::If { cond, then_branch, else_branch, .. } => {
+                    self.expr(cond);
+                    self.block(then_branch);
+                    self.block(else_branch);
+                }
+                Stmt::IfStar { then_branch, else_branch, .. } => {
+                    self.block(then_branch);
+                    self.block(else_branch);
+                }
+                Stmt::While { cond, body, .. } => {
+                    self.expr(cond);
+                    self.block(body);
+                }
+            }
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Int(n) => {
+                // Boundaries: `x < 10` flips between 9 and 10.
+                self.ints.extend([n - 1, n.clone(), n + 1, -n]);
+            }
+            ExprKind::Bv(v) => self.bvs.extend([*v, v.wrapping_sub(1), v.wrapping_add(1)]),
+            ExprKind::Var(_) | ExprKind::Bound(_) | ExprKind::Bool(_) => {}
+            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => self.expr(a),
+            ExprKind::Quant { body, .. } => self.expr(body),
+            ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            ExprKind::Ite(c, a, b) => {
+                self.expr(c);
+                self.expr(a);
+                self.expr(b);
+            }
+        }
+    }
+
+    /// A random value of `ty`.
+    pub fn random(&self, ty: &Type, rng: &mut ChaCha8Rng) -> Value {
+        match ty {
+            Type::Int => {
+                if !self.ints.is_empty() && rng.gen_bool(0.2) {
+                    return Value::int(self.ints.choose(rng).expect("non-empty").clone());
+                }
+                let n: i64 = match rng.gen_range(0..10) {
+                    0..=5 => rng.gen_range(-10..=10),
+                    6..=7 => rng.gen_range(-100..=100),
+                    8 => rng.gen_range(-10_000..=10_000),
+                    _ => rng.gen_range(-1_000_000..=1_000_000),
+                };
+                Value::int(n)
+            }
+            Type::Bool => Value::bool(rng.gen_bool(0.5)),
+            Type::Bv(w) => {
+                let v: u128 = match rng.gen_range(0..7) {
+                    0 => 0,
+                    1 => 1,
+                    2 => bv_mask(*w),
+                    3 => rng.gen_range(0..16),
+                    4 if !self.bvs.is_empty() => *self.bvs.choose(rng).expect("non-empty"),
+                    _ => rng.gen(),
+                };
+                Value::bv(v, *w)
+            }
+            Type::Array(elem) => {
+                let mut arr = Value::Array {
+                    default: Box::new(self.random(elem, rng)),
+                    entries: Default::default(),
+                };
+                for _ in 0..rng.gen_range(0..4) {
+                    let i: i64 = rng.gen_range(-2..8);
+                    arr.store(BigInt::from(i), self.random(elem, rng));
+                }
+                arr
+            }
+        }
+    }
+
+    /// A value near `v`: small steps, scaled steps, or a constant of the tuple.
+    pub fn mutate(&self, v: &Value, ty: &Type, rng: &mut ChaCha8Rng) -> Value {
+        match (v, ty) {
+            (Value::Int { value }, Type::Int) => match rng.gen_range(0..8) {
+                0 => Value::int(value + 1),
+                1 => Value::int(value - 1),
+                2 => Value::int(value + rng.gen_range(-20..=20)),
+                3 => Value::int(value + rng.gen_range(-1000..=1000)),
+                4 => Value::int(value * 2),
+                5 => Value::int(value / 2),
+                6 => Value::int(-value),
+                _ => self.random(ty, rng),
+            },
+            (Value::Bool { value }, Type::Bool) => Value::bool(!value),
+            (Value::Bv { width, value }, Type::Bv(_)) => match rng.gen_range(0..5) {
+                0 => Value::bv(value ^ (1u128 << rng.gen_range(0..*width)), *width),
+                1 => Value::bv(value.wrapping_add(1), *width),
+                2 => Value::bv(value.wrapping_sub(1), *width),
+                3 => Value::bv(value.wrapping_add(rng.gen_range(0..64)), *width),
+                _ => self.random(ty, rng),
+            },
+            (Value::Array { default, entries }, Type::Array(elem)) => {
+                if rng.gen_bool(0.2) {
+                    // A new default; re-storing the entries keeps the array normalised.
+                    let d = self.mutate(default, elem, rng);
+                    let mut fresh =
+                        Value::Array { default: Box::new(d), entries: Default::default() };
+                    for (k, val) in entries {
+                        fresh.store(k.clone(), val.clone());
+                    }
+                    return fresh;
+                }
+                let mut arr = v.clone();
+                let i = BigInt::from(rng.gen_range(-2i64..8));
+                let old = arr.select(&i).unwrap_or_else(|| Value::default_of(elem));
+                let new = self.mutate(&old, elem, rng);
+                arr.store(i, new);
+                arr
+            }
+            _ => self.random(ty, rng),
+        }
+    }
+
+    /// A random wish for every tuple variable.
+    pub fn random_input(&self, tuple: &Tuple, rng: &mut ChaCha8Rng) -> Vec<Value> {
+        tuple.vars.iter().map(|v| self.random(&v.ty, rng)).collect()
+    }
+}
