@@ -139,14 +139,37 @@ fn print_slow_refuter_cases() {
     let mut times: Vec<(f64, usize)> = Vec::new();
     for (i, t) in ts.iter().enumerate() {
         let start = std::time::Instant::now();
-        let v = refute_verdict(t, LIMIT);
+        let v = refute_verdict(t, SOUND_LIMIT);
         times.push((start.elapsed().as_secs_f64(), i));
         let _ = v;
     }
     times.sort_by(|a, b| b.partial_cmp(a).unwrap());
     let total: f64 = times.iter().map(|t| t.0).sum();
-    println!("total {total:.1}s");
+    let over = |x: f64| times.iter().filter(|t| t.0 >= x).count();
+    println!(
+        "total {total:.1}s; >=1.9s: {}, >=0.5s: {}, >=0.1s: {}",
+        over(1.9),
+        over(0.5),
+        over(0.1)
+    );
     for (s, i) in times.iter().take(3) {
         println!("{s:.2}s {:?}\n{}", refute_verdict(&ts[*i], LIMIT).name(), to_fe(&ts[*i]));
     }
+}
+
+/// Longer soundness hunts with loops (`cargo test --release --test differential -- --ignored`).
+#[test]
+#[ignore = "long: 3,000 cases"]
+fn engines_are_sound_with_loops_3k() {
+    run(3_000, 31, GenConfig { loops: true, ..GenConfig::default() }, |t, answer| {
+        let p = prove_verdict(t, SOUND_LIMIT);
+        if let (Verdict::Verified { .. }, Answer::Invalid(_)) = (&p, answer) {
+            return Err(describe(t, answer, &p));
+        }
+        let r = refute_verdict(t, SOUND_LIMIT);
+        if let (Verdict::Violated { .. }, Answer::Valid) = (&r, answer) {
+            return Err(describe(t, answer, &r));
+        }
+        Ok(())
+    });
 }

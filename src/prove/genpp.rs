@@ -70,6 +70,8 @@ pub struct Prover<'t> {
     pub loop_instances: u32,
     /// Per conjunct of the innermost running `End::Probe`: not preserved on some path.
     pub probe_failed: Vec<bool>,
+    /// The ∃-only loop (copy, loop) being proved to terminate, with its ranking function.
+    pub ranking: Option<(usize, &'t Stmt, Expr)>,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
@@ -355,20 +357,31 @@ impl<'t> Prover<'t> {
             Err(f) => f,
         };
         if cfg.unrolled < MAX_UNROLL {
-            let mut a = acc;
+            let mut a = acc.clone();
             match self.oblige(&mut a, &cfg.st, &g, scope, "entering an ∃-only loop") {
                 Ok(()) => {
-                    let mut next = cfg;
+                    let mut next = cfg.clone();
                     next.unrolled += 1;
                     next.st.pc.push_back(g);
                     let mut cont: im::Vector<Item<'t>> = body.iter().map(Item::S).collect();
                     cont.push_back(Item::S(w));
                     cont.append(next.conts[j].clone().split_off(1));
                     next.conts[j] = cont;
-                    return self.run(next, a, scope, end);
+                    let mark = self.proof.len();
+                    match self.run(next, a, scope, end) {
+                        Ok(a) => return Ok(a),
+                        Err(f) => {
+                            self.proof.truncate(mark);
+                            last = f;
+                        }
+                    }
                 }
                 Err(f) => last = f,
             }
+        }
+        // Beyond ForEx: an invariant and a ranking function the choices decrease.
+        if let Ok(a) = self.exists_ranked(&cfg, &acc, scope, end, j, w) {
+            return Ok(a);
         }
         let loc = match w {
             Stmt::While { loc, .. } => *loc,

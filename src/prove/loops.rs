@@ -18,6 +18,7 @@ use z3::ast::Bool;
 /// One loop of an alignment: the copy, the loop statement, its iterations per step.
 #[derive(Clone, Copy)]
 pub struct Aligned<'t> {
+    /// The copy's index in the tuple.
     pub copy: usize,
     pub stmt: &'t Stmt,
     pub count: u32,
@@ -126,7 +127,7 @@ impl<'t> Prover<'t> {
 
     /// Searches invariants for one alignment and continues after the loops with the
     /// first that works. `start`: the candidate counter when the loop point was reached.
-    fn houdini(
+    pub(super) fn houdini(
         &mut self,
         cfg: &Cfg<'t>,
         acc: &Acc,
@@ -256,17 +257,13 @@ impl<'t> Prover<'t> {
         let init = cfg.st.eval_all(&atoms);
         self.oblige(&mut a, &cfg.st, &init, scope, "initiation").map_err(Attempt::Init)?;
         self.termination(cfg, align, &atoms).map_err(Attempt::Term)?;
-        let a = self.consecution(cfg, &a, scope, align, &atoms, End::Inv(atoms.clone())).map_err(
-            |f| {
-                let text = self.inv_text(&atoms);
-                self.closest = Some(if f.unknown {
-                    format!("`{text}` ({})", f.msg)
-                } else {
-                    format!("`{text}`")
-                });
-                Attempt::Cons(f)
-            },
-        )?;
+        let a = self.consecution(cfg, &a, scope, align, &atoms, End::Inv(atoms.clone()));
+        let a = a.map_err(|f| {
+            let text = self.inv_text(&atoms);
+            self.closest =
+                Some(if f.unknown { format!("`{text}` ({})", f.msg) } else { format!("`{text}`") });
+            Attempt::Cons(f)
+        })?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
         let mut next = cfg.clone();
         let exit = self.havoc(&cfg.st, scope, align, false);
@@ -278,7 +275,11 @@ impl<'t> Prover<'t> {
             next.st.pc.push_back(g.not());
             next.conts[al.copy].pop_front();
         }
-        let text = self.inv_text(&atoms);
+        let mut text = self.inv_text(&atoms);
+        if let Some(r) = self.ranking_for(align) {
+            text =
+                format!("{text} (ranking function {})", crate::pretty::tuple_expr(self.tuple, &r));
+        }
         self.record(align, text, start);
         match self.run(next, a, scope, end) {
             Ok(a) => Ok(a),
@@ -403,6 +404,7 @@ impl<'t> Prover<'t> {
         };
         let mut h = self.havoc(&cfg.st, sc, align, true);
         h.pc.push_back(h.eval_all(hyp));
+        let goal = self.with_ranking(&mut h, align, goal);
         for al in align {
             let g = h.eval_bool(al.cond());
             h.pc.push_back(g);

@@ -9,6 +9,7 @@
 mod genpp;
 mod loops;
 mod mine;
+mod rank;
 mod state;
 
 use crate::cancel::Cancel;
@@ -46,6 +47,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         saw_unknown: None,
         loop_instances: 0,
         probe_failed: Vec::new(),
+        ranking: None,
     };
     let main = Scope { floor: 0, conj: false };
     let mut vars = im::HashMap::new();

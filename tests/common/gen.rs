@@ -182,7 +182,7 @@ impl ExprGen {
             (3, self.leaf(&Type::Bool)),
             (
                 2,
-                (select(vec![And, Or, Eq, Implies]), sub.clone(), sub.clone())
+                (select(vec![And, Or, Eq, Ne, Implies, Iff]), sub.clone(), sub.clone())
                     .prop_map(|(op, a, b)| Expr::binary(op, a, b))
                     .boxed(),
             ),
