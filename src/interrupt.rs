@@ -9,6 +9,7 @@
 //!
 //! Z3 4.8 forgets an interrupt once the running call returns, so the watcher repeats it
 //! every [`PERIOD`] for as long as the token stays cancelled and the thread registered.
+//! Other interrupted Z3 calls make the z3 crate panic; see [`quiet_cancelled_panics`].
 //!
 //! [`on_ctrl_c`] routes Ctrl-C to a token. It cannot be an ordinary signal handler: Z3
 //! swaps in its own SIGINT handler for the duration of every `check` (its `ctrl_c`
@@ -17,6 +18,7 @@
 //! concurrent checks can leave Z3's handler installed for good.
 
 use crate::cancel::Cancel;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::ptr::NonNull;
@@ -61,6 +63,30 @@ fn watcher() {
     }
 }
 
+thread_local! {
+    /// The tokens of this thread's live `Watch`es, for the panic hook.
+    static WATCHED: RefCell<Vec<(u64, Cancel)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Z3 calls other than `check` (e.g. `simplify`) return null when interrupted, and the
+/// z3 crate unwraps that: a panic. Engines catch panics and report `unknown`, and work
+/// under a cancelled token is discarded anyway, so the panic message would be noise on
+/// stderr. Such panics are kept quiet; every other panic is printed as usual.
+fn quiet_cancelled_panics() {
+    static HOOK: OnceLock<()> = OnceLock::new();
+    HOOK.get_or_init(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let cancelled = WATCHED
+                .try_with(|w| w.borrow().iter().any(|(_, c)| c.is_cancelled()))
+                .unwrap_or(false);
+            if !cancelled {
+                default(info);
+            }
+        }));
+    });
+}
+
 /// While alive, the thread's Z3 context is interrupted whenever its token is cancelled.
 /// Not `Send`: it belongs to the thread whose context it watches.
 pub struct Watch {
@@ -78,6 +104,8 @@ pub fn watch(cancel: &Cancel) -> Watch {
     let id = NEXT.fetch_add(1, Ordering::Relaxed);
     let ctx = z3::Context::thread_local();
     let raw = ctx.get_z3_context().as_ptr() as usize;
+    quiet_cancelled_panics();
+    WATCHED.with(|w| w.borrow_mut().push((id, cancel.clone())));
     registry().insert(id, (cancel.clone(), raw));
     Watch { id, _ctx: ctx, _not_send: PhantomData }
 }
@@ -86,6 +114,7 @@ impl Drop for Watch {
     fn drop(&mut self) {
         // Runs before `_ctx` is released, so the watcher never sees a freed context.
         registry().remove(&self.id);
+        let _ = WATCHED.try_with(|w| w.borrow_mut().retain(|(id, _)| *id != self.id));
     }
 }
 
@@ -162,6 +191,41 @@ mod tests {
         });
         assert_eq!(solver.check(), z3::SatResult::Unknown);
         assert!(cancel.is_cancelled());
+    }
+
+    /// Run as a child process by `panics_of_cancelled_work_are_quiet` (does nothing
+    /// otherwise): one panic under a cancelled token, one under a live token.
+    #[test]
+    fn panic_child() {
+        if std::env::var_os("FOREX_PANIC_CHILD").is_none() {
+            return;
+        }
+        let cancelled = Cancel::new();
+        cancelled.cancel();
+        let w = watch(&cancelled);
+        let _ = std::panic::catch_unwind(|| panic!("quiet-because-cancelled"));
+        drop(w);
+        let _w = watch(&Cancel::new());
+        let _ = std::panic::catch_unwind(|| panic!("loud-because-live"));
+    }
+
+    #[test]
+    fn panics_of_cancelled_work_are_quiet() {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "interrupt::tests::panic_child",
+                "--nocapture",
+                "--test-threads",
+                "1",
+            ])
+            .env("FOREX_PANIC_CHILD", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(stderr.contains("loud-because-live"), "{stderr}");
+        assert!(!stderr.contains("quiet-because-cancelled"), "{stderr}");
     }
 
     #[test]
