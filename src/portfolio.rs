@@ -1,9 +1,10 @@
 //! Runs prover and refuter on one tuple concurrently; the first definitive answer wins
 //! and the other engine is cancelled.
 //!
-//! Each engine runs on its own scoped thread and so builds its terms in that thread's
-//! own Z3 context. Two `unknown`s never become a definitive answer: the result is then
-//! `unknown` with both reasons.
+//! The prover runs on the calling thread and the refuter on a pooled worker thread;
+//! each builds its terms in its own thread's Z3 context and runs under its own child
+//! cancellation token (also wired to Z3 interrupts). Two `unknown`s never become a
+//! definitive answer: the result is then `unknown` with both reasons.
 
 use crate::cancel::Cancel;
 use crate::interrupt;
@@ -11,7 +12,7 @@ use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
 use crate::verdict::{Engine, Outcome, Stats, Verdict};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -49,57 +50,146 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
         EngineChoice::Prove => prove(tuple, &opts.prove, &cancel),
         EngineChoice::Refute => refute(tuple, &opts.refute, &cancel),
         EngineChoice::Both => {
-            race(&cancel, |c| prove(tuple, &opts.prove, c), |c| refute(tuple, &opts.refute, c))
+            let owned = Arc::new(tuple.clone());
+            let refute_opts = opts.refute.clone();
+            let delay = refute_opts.portfolio_delay;
+            race(
+                &cancel,
+                delay,
+                |c| prove(tuple, &opts.prove, c),
+                move |c| refute(&owned, &refute_opts, c),
+            )
         }
     }
 }
 
 /// Runs `first` and `second` concurrently under child tokens of `cancel`. The first
-/// definitive outcome is returned and the other engine cancelled (and waited for);
-/// if neither is definitive, their reasons are combined.
+/// definitive outcome is returned at once and the other engine cancelled; if neither
+/// is definitive, their reasons are combined.
 ///
-/// `first` runs on the calling thread, so it keeps that thread's Z3 context (creating
-/// one costs milliseconds); `second` runs on a scoped thread with its own.
-pub fn race<'a>(
+/// `first` runs on the calling thread, keeping its Z3 context. `second` runs on a
+/// long-lived worker thread (see [`workers`]): creating a Z3 context and joining a
+/// thread each cost milliseconds, which the prover's fast answers should not pay.
+/// When `first` wins, the cancelled `second` finishes on its worker unobserved.
+///
+/// `second` starts once `first` has run for `delay` or has given up, whichever comes
+/// first: answers `first` finds quickly then pay nothing for the race (no competing
+/// thread, no Z3 context to create), and slower ones lose at most `delay` of `second`.
+pub fn race(
     cancel: &Cancel,
-    first: impl FnOnce(&Cancel) -> Outcome + Send + 'a,
-    second: impl FnOnce(&Cancel) -> Outcome + Send + 'a,
+    delay: Duration,
+    first: impl FnOnce(&Cancel) -> Outcome,
+    second: impl FnOnce(&Cancel) -> Outcome + Send + 'static,
 ) -> Outcome {
     let start = Instant::now();
-    let tokens = [cancel.child(), cancel.child()];
-    // Index of the engine whose definitive answer came first (NONE: no winner yet).
-    const NONE: usize = usize::MAX;
-    let winner = AtomicUsize::new(NONE);
-    let finish = |i: usize, out: Outcome| {
-        if out.verdict.is_definitive()
-            && winner.compare_exchange(NONE, i, Ordering::SeqCst, Ordering::SeqCst).is_ok()
-        {
-            tokens[1 - i].cancel();
-        }
-        out
-    };
-    let (a, b) = std::thread::scope(|s| {
-        let other = s.spawn(|| {
+    let first_token = cancel.child();
+    let second_token = cancel.child();
+    let (tx, rx) = mpsc::channel();
+    // Dropped when `first` is done: wakes `second` early.
+    let (go_tx, go_rx) = mpsc::channel::<()>();
+    {
+        let (mine, theirs) = (second_token.clone(), first_token.clone());
+        workers::submit(Box::new(move || {
+            let _ = go_rx.recv_timeout(delay);
+            if mine.is_cancelled() {
+                let _ =
+                    tx.send(unknown_outcome(Engine::Refute, "cancelled before it started".into()));
+                return;
+            }
             // A lost race interrupts this engine's running Z3 query at once.
-            let _watch = interrupt::watch(&tokens[1]);
-            finish(1, guarded(Engine::Refute, || second(&tokens[1])))
-        });
-        let a = {
-            let _watch = interrupt::watch(&tokens[0]);
-            finish(0, guarded(Engine::Prove, || first(&tokens[0])))
-        };
-        let b = other.join().unwrap_or_else(|_| {
+            let _watch = interrupt::watch(&mine);
+            let out = guarded(Engine::Refute, || second(&mine));
+            if out.verdict.is_definitive() {
+                theirs.cancel();
+            }
+            // The receiver is gone when the race was already decided.
+            let _ = tx.send(out);
+        }));
+    }
+    let a = {
+        let _watch = interrupt::watch(&first_token);
+        guarded(Engine::Prove, || first(&first_token))
+    };
+    if a.verdict.is_definitive() {
+        second_token.cancel();
+    }
+    drop(go_tx);
+    let mut out = if a.verdict.is_definitive() {
+        a
+    } else {
+        let b = rx.recv().unwrap_or_else(|_| {
             unknown_outcome(Engine::Refute, "internal error (engine thread died)".into())
         });
-        (a, b)
-    });
-    let mut out = match winner.load(Ordering::SeqCst) {
-        0 => a,
-        1 => b,
-        _ => combine_unknowns(a, b),
+        if b.verdict.is_definitive() {
+            b
+        } else {
+            combine_unknowns(a, b)
+        }
     };
     out.time = start.elapsed();
     out
+}
+
+/// Long-lived threads that run the portfolio's second engine. Each keeps its Z3
+/// context between jobs; a job that finds no idle worker starts a new one, so jobs
+/// never wait for each other.
+mod workers {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{mpsc, Mutex, OnceLock};
+
+    pub type Job = Box<dyn FnOnce() + Send>;
+
+    /// Stack of a worker: engines recurse over the IR (depth ≤ `ir::MAX_DEPTH`).
+    const STACK: usize = 64 * 1024 * 1024;
+
+    struct Pool {
+        jobs: Mutex<mpsc::Sender<Job>>,
+        queue: Mutex<mpsc::Receiver<Job>>,
+        idle: AtomicUsize,
+    }
+
+    fn pool() -> &'static Pool {
+        static POOL: OnceLock<Pool> = OnceLock::new();
+        POOL.get_or_init(|| {
+            let (tx, rx) = mpsc::channel();
+            Pool { jobs: Mutex::new(tx), queue: Mutex::new(rx), idle: AtomicUsize::new(0) }
+        })
+    }
+
+    pub fn submit(job: Job) {
+        let p = pool();
+        // Claim an idle worker, or start one for this job.
+        let claimed =
+            p.idle.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
+        if !claimed {
+            let started = std::thread::Builder::new()
+                .name("forex engine worker".into())
+                .stack_size(STACK)
+                .spawn(work);
+            if started.is_err() {
+                // No thread: run the job here rather than lose it.
+                return job();
+            }
+        }
+        let sent = p.jobs.lock().unwrap_or_else(|e| e.into_inner()).send(job);
+        debug_assert!(sent.is_ok(), "the pool's receiver lives forever");
+    }
+
+    fn work() {
+        let p = pool();
+        loop {
+            let job = {
+                let queue = p.queue.lock().unwrap_or_else(|e| e.into_inner());
+                match queue.recv() {
+                    Ok(job) => job,
+                    Err(_) => return,
+                }
+            };
+            // Jobs catch their own panics (`guarded`), so the worker survives them.
+            job();
+            p.idle.fetch_add(1, Ordering::SeqCst);
+        }
+    }
 }
 
 fn unknown_outcome(engine: Engine, reason: String) -> Outcome {
@@ -176,6 +266,7 @@ mod tests {
     fn two_unknowns_stay_unknown_with_both_reasons() {
         let out = race(
             &Cancel::new(),
+            Duration::ZERO,
             |_| unknown(Engine::Prove, "no invariant found"),
             |_| unknown(Engine::Refute, "refuter: no counterexample up to 8"),
         );
@@ -187,6 +278,7 @@ mod tests {
     fn definitive_answer_wins_and_cancels_the_other() {
         let out = race(
             &Cancel::new(),
+            Duration::ZERO,
             |c| {
                 // Runs until cancelled: the refuter's answer must stop it.
                 while !c.is_cancelled() {
@@ -204,6 +296,7 @@ mod tests {
     fn the_first_definitive_answer_is_kept() {
         let out = race(
             &Cancel::new(),
+            Duration::ZERO,
             |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
             |c| {
                 while !c.is_cancelled() {
@@ -220,11 +313,17 @@ mod tests {
     fn a_panicking_engine_does_not_hide_the_other_answer() {
         let out = race(
             &Cancel::new(),
+            Duration::ZERO,
             |_| panic!("boom"),
             |_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1),
         );
         assert_eq!(out.engine, Engine::Refute);
-        let out = race(&Cancel::new(), |_| unknown(Engine::Prove, "gave up"), |_| panic!("boom"));
+        let out = race(
+            &Cancel::new(),
+            Duration::ZERO,
+            |_| unknown(Engine::Prove, "gave up"),
+            |_| panic!("boom"),
+        );
         let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
         assert_eq!(reason, "prover: gave up; refuter: internal error (panic: boom)");
     }
@@ -235,10 +334,42 @@ mod tests {
         parent.cancel();
         let out = race(
             &parent,
+            Duration::ZERO,
             |c| unknown(Engine::Prove, if c.is_cancelled() { "stopped" } else { "ran" }),
             |c| unknown(Engine::Refute, if c.is_cancelled() { "stopped" } else { "ran" }),
         );
         let Verdict::Unknown { reason } = out.verdict else { panic!() };
-        assert_eq!(reason, "prover: stopped; refuter: stopped");
+        assert_eq!(reason, "prover: stopped; refuter: cancelled before it started");
+    }
+
+    #[test]
+    fn a_quick_first_answer_never_starts_the_second_engine() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        static STARTED: AtomicBool = AtomicBool::new(false);
+        let out = race(
+            &Cancel::new(),
+            Duration::from_secs(60),
+            |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
+            |_| {
+                STARTED.store(true, Ordering::SeqCst);
+                unknown(Engine::Refute, "ran")
+            },
+        );
+        assert_eq!(out.verdict.name(), "verified");
+        // Give the worker time to wake up and see the cancellation.
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!STARTED.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn the_second_engine_starts_as_soon_as_the_first_gives_up() {
+        // With a 10-minute delay, this only finishes if giving up starts the refuter.
+        let out = race(
+            &Cancel::new(),
+            Duration::from_secs(600),
+            |_| unknown(Engine::Prove, "gave up"),
+            |_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1),
+        );
+        assert_eq!(out.engine, Engine::Refute);
     }
 }

@@ -32,11 +32,19 @@ pub struct RefuteOptions {
     /// Largest number of symbolic paths (∀ and ∃) explored at one bound; beyond it the
     /// search stops deepening.
     pub max_paths: u64,
+    /// In the prove/refute portfolio, the refuter starts once the prover has run this
+    /// long or gave up (so quick proofs pay nothing for the portfolio).
+    pub portfolio_delay: Duration,
 }
 
 impl Default for RefuteOptions {
     fn default() -> Self {
-        RefuteOptions { max_unroll: 8, query_timeout: Duration::from_secs(2), max_paths: 2_000 }
+        RefuteOptions {
+            max_unroll: 8,
+            query_timeout: Duration::from_secs(2),
+            max_paths: 2_000,
+            portfolio_delay: Duration::from_millis(100),
+        }
     }
 }
 
@@ -79,8 +87,8 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
                     Ok(()) => Verdict::Violated { counterexample: *cex },
                     Err(why) => Verdict::Unknown {
                         reason: format!(
-                            "the refuter found a counterexample candidate that does not \
-                             replay concretely ({why}); not reporting it"
+                            "refuter: a counterexample candidate did not replay concretely \
+                             ({why}); not reporting it"
                         ),
                     },
                 };
@@ -131,8 +139,8 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
              (raise the unrolling bound to search further)"
         ),
         (None, false) => format!(
-            "refuter: no counterexample exists: the bounded search covered every run \
-             (loop bound {last_bound}) and found none"
+            "refuter: no counterexample; the search covered every run (every loop exits \
+             within {last_bound} iterations)"
         ),
     };
     Verdict::Unknown { reason }

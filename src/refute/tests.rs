@@ -268,3 +268,47 @@ fn array_inputs_are_reported_concretely() {
     let cex = counterexample(&t);
     assert!(matches!(cex.copies[0].initial["arr"], Value::Array { .. }));
 }
+
+/// impl: `o = x`; spec: `o = 0; while (o < x) o = o + 1;` with `x == 20` by `pre`: valid,
+/// but the ∃ loop needs 20 iterations, beyond the bound. Without the coverage condition
+/// the refuter would see "no ∃ run within the bound matches" and wrongly refute.
+#[test]
+fn exists_runs_longer_than_the_bound_are_never_taken_as_absent() {
+    let imp = P::new("imp", &[("x", Type::Int), ("o", Type::Int)]);
+    let s = imp.assign("o", imp.v("x"));
+    let imp = imp.body(vec![s]);
+    let spec = P::new("spec", &[("x", Type::Int), ("o", Type::Int)]);
+    let body = vec![
+        spec.assign("o", Expr::int(0)),
+        while_(
+            bin(BinOp::Lt, spec.v("o"), spec.v("x")),
+            vec![spec.assign("o", bin(BinOp::Add, spec.v("o"), Expr::int(1)))],
+        ),
+    ];
+    let spec = spec.body(body);
+    let t = tuple(
+        &[("a", &imp, Forall), ("b", &spec, Exists)],
+        |v| bin(BinOp::And, eq(v("a", "x"), v("b", "x")), eq(v("a", "x"), Expr::int(20))),
+        |v| eq(v("a", "o"), v("b", "o")),
+    );
+    let reason = unknown_reason(&t);
+    assert!(reason.contains("unrolled up to 8"), "{reason}");
+    // With a bound that covers the loop, the search is complete and still finds nothing.
+    let wide = RefuteOptions { max_unroll: 32, ..RefuteOptions::default() };
+    let Verdict::Unknown { reason } = refute(&t, &wide, &Cancel::new()).verdict else {
+        panic!("valid tuple")
+    };
+    assert!(reason.contains("covered every run"), "{reason}");
+}
+
+#[test]
+fn purely_existential_tuples_are_refuted_by_initial_values() {
+    // exists b: `o = x`; post b.o == 1: false whenever b.x != 1.
+    let p = P::new("p", &[("x", Type::Int), ("o", Type::Int)]);
+    let s = p.assign("o", p.v("x"));
+    let p = p.body(vec![s]);
+    let t = tuple(&[("b", &p, Exists)], |_| Expr::bool(true), |v| eq(v("b", "o"), Expr::int(1)));
+    let cex = counterexample(&t);
+    assert_ne!(cex.copies[0].initial["x"], Value::int(1));
+    assert!(cex.copies[0].choices.is_empty() && cex.copies[0].final_state.is_none());
+}
