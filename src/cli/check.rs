@@ -17,7 +17,7 @@ pub struct CheckArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Input language; `auto` detects the ForEx format from its first section header.
-    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    #[arg(long, visible_alias = "input", value_enum, default_value_t = InputFormat::Auto)]
     pub format: InputFormat,
     /// How to print errors: fancy (default on a terminal), short (file:line:col) or json.
     #[arg(long, value_enum)]

@@ -68,7 +68,8 @@ pub struct ProveArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Input language of files given by name (folders: detected per file).
+    /// Input language of files given by name (folders: detected per file). `--format`
+    /// names the report format here, so the input language is `--input` (as in `check`).
     #[arg(long = "input", value_enum, default_value_t = InputFormat::Auto)]
     pub input: InputFormat,
     /// How to print input errors.

@@ -46,7 +46,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub tuple: Option<String>,
     /// Input language.
-    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    #[arg(long, visible_alias = "input", value_enum, default_value_t = InputFormat::Auto)]
     pub format: InputFormat,
 }
 
