@@ -3,6 +3,7 @@
 use crate::batch::{self, execute, BatchOptions, ExecOptions};
 use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
+use crate::frontend::InputFormat;
 use crate::hypertest::{hypertest_runs, Strategy, TestOptions};
 use crate::ir::Tuple;
 use crate::report::{render_human, render_json};
@@ -49,12 +50,20 @@ pub struct TestArgs {
     /// Tuples tested in parallel.
     #[arg(long, short, default_value_t = 1)]
     pub jobs: usize,
+    /// Input language of files given by name (folders: detected per file).
+    #[arg(long = "input", value_enum, default_value_t = InputFormat::Auto)]
+    pub input: InputFormat,
+    /// How to print input errors (default: fancy on a terminal, short otherwise).
+    #[arg(long, value_enum)]
+    pub diagnostics: Option<DiagStyle>,
 }
 
 pub fn main(args: TestArgs) -> i32 {
     let terminal = std::io::stderr().is_terminal();
+    let default_style = if terminal { DiagStyle::Fancy } else { DiagStyle::Short };
     let opts = BatchOptions {
-        diag_style: if terminal { DiagStyle::Fancy } else { DiagStyle::Short },
+        diag_style: args.diagnostics.unwrap_or(default_style),
+        input: args.input,
         ..BatchOptions::default()
     };
     let files = batch::collect_files(&args.paths, opts.input);

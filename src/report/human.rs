@@ -119,6 +119,8 @@ fn details(r: &TupleResult, explain: bool) -> Option<String> {
             )),
             Verdict::Verified { .. } => None,
         },
+        // A diagnostic line already reads `path:line:col: error: message`.
+        Status::Error { reason } if reason.starts_with(&r.file) => Some(format!("{reason}\n")),
         Status::Error { reason } => Some(format!("error: {head}: {reason}\n")),
     }
 }
@@ -224,7 +226,7 @@ mod tests {
         assert!(out.contains("why: no run of c ends with o == 51"));
         assert!(out.contains("violated conjunct: a.o == c.o"));
         assert!(out.contains("unknown: hard<&> (y.fe:1): timeout after 1 s"));
-        assert!(out.contains("error: dir/bad.fe: dir/bad.fe:2:5: error: unknown variable"));
+        assert!(out.contains("\ndir/bad.fe:2:5: error: unknown variable"), "{out}");
         assert!(out.contains("proof of ok (x.fe:3):"));
         assert!(
             out.contains("loop point 1: a@x.fe:4:3, c@x.fe:4:3; counts 1, 2; 3 candidates tried")
