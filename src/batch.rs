@@ -6,6 +6,7 @@
 //! [`exec`]: one fresh thread per tuple, at most `jobs` at a time, so each tuple gets its
 //! own thread-local Z3 context, which is freed when the tuple finishes.
 
+mod cost;
 mod exec;
 mod progress;
 

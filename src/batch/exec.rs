@@ -134,7 +134,18 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
             }
         }
     }
-    let mut queue: VecDeque<usize> = (0..n).filter(|&i| todo[i].is_some()).collect();
+    // Probably-longest first (stable: equal estimates keep input order), so that no
+    // long tuple is left to run alone at the end; see [`super::cost`].
+    let mut order: Vec<(u64, usize)> = (0..n)
+        .filter_map(|i| todo[i].as_ref().map(|(_, t)| (super::cost::estimate(t), i)))
+        .collect();
+    order.sort_by_key(|&(cost, i)| (std::cmp::Reverse(cost), i));
+    if std::env::var_os("FOREX_DEBUG_COST").is_some() {
+        for (cost, i) in &order {
+            eprintln!("cost {cost} {}", todo[*i].as_ref().map_or("", |(_, t)| t.name.as_str()));
+        }
+    }
+    let mut queue: VecDeque<usize> = order.into_iter().map(|(_, i)| i).collect();
     let mut progress = Progress::new(opts.progress, queue.len());
     let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
     let mut running: Vec<Running> = Vec::new();

@@ -11,10 +11,9 @@
 use crate::cancel::Cancel;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use z3::ast::{Ast, Bool, Dynamic};
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 /// Where a free constant sits in the quantifier prefix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,6 +48,8 @@ pub struct QueryEngine {
     dump_dir: Option<PathBuf>,
     dump_prefix: String,
     cancel: Cancel,
+    /// One solver for all plain queries, each in its own push/pop scope (lazily made).
+    solver: Option<Solver>,
 }
 
 impl QueryEngine {
@@ -68,6 +69,7 @@ impl QueryEngine {
             dump_dir,
             dump_prefix,
             cancel: cancel.clone(),
+            solver: None,
         }
     }
 
@@ -180,11 +182,11 @@ impl QueryEngine {
         }
         if use_qe {
             let quick = budget.min(QE_SLICE);
-            let qe = z3::Tactic::new("qe").and_then(&z3::Tactic::new("smt")).try_for(quick);
+            // The slice is enforced by the interrupt watcher, not Z3's timer (see below).
+            let qe = z3::Tactic::new("qe").and_then(&z3::Tactic::new("smt"));
             let solver = qe.solver();
-            solver.set_params(&timeout_params(quick));
             solver.assert(assertion);
-            match check_interruptible(&solver, &self.cancel) {
+            match check_interruptible(&solver, &self.cancel.with_timeout(quick)) {
                 SatResult::Unsat => return Answer::Valid,
                 SatResult::Sat => return Answer::Invalid,
                 SatResult::Unknown => {}
@@ -194,17 +196,36 @@ impl QueryEngine {
         if left.is_zero() {
             return Answer::Unknown(self.cancel_reason());
         }
-        let solver = Solver::new();
-        solver.set_params(&timeout_params(left));
+        // No `timeout` parameter: Z3 4.8's timer is a process-wide pool guarded by one
+        // mutex, and ending a timed check spin-yields until the pool's thread has woken
+        // up. With two batch workers that cost about a quarter of the CPU time (measured:
+        // 10× the futex calls, ~20 000 `sched_yield`s per suite run). The query's own
+        // token carries the limit instead, and the interrupt watcher enforces it.
+        // One solver per engine, each query in its own scope. A fresh `Solver` per query
+        // paid Z3's non-incremental set-up every time (measured: ~5 ms for a trivial
+        // query against ~0.1 ms in a scope; on the ForEx suite `--jobs 1` went from
+        // 1.9 s to 0.5 s with identical verdicts), and that set-up reads Z3's global
+        // parameter tables under a process-wide lock, so it also serialised batch workers.
+        let solver = self.solver.get_or_insert_with(Solver::new);
+        solver.push();
         solver.assert(assertion);
-        match check_interruptible(&solver, &self.cancel) {
+        let limited = self.cancel.with_timeout(left);
+        let result = check_interruptible(solver, &limited);
+        let why = solver.get_reason_unknown();
+        solver.pop(1);
+        match result {
             SatResult::Unsat => Answer::Valid,
             SatResult::Sat => Answer::Invalid,
             SatResult::Unknown => {
                 if self.cancel.is_cancelled() {
                     Answer::Unknown(self.cancel_reason())
+                } else if limited.is_cancelled() {
+                    Answer::Unknown(format!(
+                        "Z3 found no answer within the query limit ({} s)",
+                        left.as_secs_f64()
+                    ))
                 } else {
-                    let why = solver.get_reason_unknown().unwrap_or_else(|| "unknown".into());
+                    let why = why.unwrap_or_else(|| "unknown".into());
                     Answer::Unknown(format!("Z3 returned unknown ({why})"))
                 }
             }
@@ -213,38 +234,18 @@ impl QueryEngine {
 }
 
 /// `solver.check()`, interrupted as soon as `cancel` fires (the portfolio cancels the
-/// losing engine explicitly; Z3's own timer only knows the deadline). A watcher thread
-/// polls the token and calls Z3's thread-safe interrupt on this thread's context.
+/// losing engine explicitly; Z3's own timer only knows the deadline). The token is
+/// registered with the process-wide interrupt watcher ([`crate::interrupt`]) for the
+/// duration of the call, rather than polled by a thread of its own: a thread per query
+/// cost each parallel batch worker stack mappings, unmappings and futex traffic
+/// (measured with `strace -f -c` on the ForEx suite: hundreds of threads per batch).
 fn check_interruptible(solver: &Solver, cancel: &Cancel) -> SatResult {
-    let ctx = z3::Context::thread_local();
-    let handle = ctx.handle();
-    let done = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        let watcher = s.spawn(|| {
-            while !done.load(Ordering::SeqCst) {
-                if cancel.is_cancelled() {
-                    handle.interrupt();
-                    return;
-                }
-                std::thread::park_timeout(Duration::from_millis(20));
-            }
-        });
-        let result = solver.check();
-        done.store(true, Ordering::SeqCst);
-        watcher.thread().unpark();
-        result
-    })
+    let _watch = crate::interrupt::watch(cancel);
+    solver.check()
 }
 
 /// How long quantified queries try quantifier elimination before the default solver.
 const QE_SLICE: Duration = Duration::from_secs(2);
-
-/// Z3's own timer: it checks it often enough to stop well within a second.
-fn timeout_params(d: Duration) -> Params {
-    let mut p = Params::new();
-    p.set_u32("timeout", d.as_millis().clamp(1, u32::MAX as u128) as u32);
-    p
-}
 
 /// The uninterpreted constants occurring in `t` outside quantifiers, and whether `t`
 /// contains a quantifier (whose body the z3 crate does not let us walk).
