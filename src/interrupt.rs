@@ -114,8 +114,26 @@ impl Drop for Watch {
     fn drop(&mut self) {
         // Runs before `_ctx` is released, so the watcher never sees a freed context.
         registry().remove(&self.id);
-        let _ = WATCHED.try_with(|w| w.borrow_mut().retain(|(id, _)| *id != self.id));
+        let cancelled = WATCHED
+            .try_with(|w| {
+                let mut w = w.borrow_mut();
+                let cancelled = w.iter().any(|(id, c)| *id == self.id && c.is_cancelled());
+                w.retain(|(id, _)| *id != self.id);
+                cancelled
+            })
+            .unwrap_or(false);
+        if cancelled {
+            clear_pending_interrupt();
+        }
     }
+}
+
+/// An interrupt that arrives while the context is idle stays pending, and then fails
+/// the next Z3 call of whatever runs on this thread later (a pooled worker's next
+/// tuple): `simplify` returns null and the z3 crate panics. A solver check starts by
+/// clearing it, so one trivial check leaves the context clean for the next job.
+fn clear_pending_interrupt() {
+    let _ = z3::Solver::new().check();
 }
 
 /// What Ctrl-C does: the first press cancels `root` (the batch stops and reports what
@@ -164,6 +182,22 @@ pub fn on_ctrl_c(root: &Cancel) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use z3::ast::{Ast, Int};
+
+    /// The next job on a thread whose previous job was cancelled must find a clean
+    /// context: a pending interrupt would make its first `simplify` panic.
+    #[test]
+    fn a_cancelled_watch_leaves_no_pending_interrupt() {
+        let cancel = Cancel::new();
+        let watch = watch(&cancel);
+        cancel.cancel();
+        // Let the watcher deliver its interrupt to this idle context.
+        std::thread::sleep(PERIOD * 3);
+        drop(watch);
+        let sum = Int::new_const("x") + Int::from_i64(1) + Int::from_i64(2);
+        let simplified = std::panic::catch_unwind(|| sum.simplify().to_string());
+        assert_eq!(simplified.ok().as_deref(), Some("(+ 3 x)"));
+    }
 
     fn hard_solver() -> z3::Solver {
         let solver = z3::Solver::new();
