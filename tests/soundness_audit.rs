@@ -1,0 +1,57 @@
+//! Soundness audit: hand-checked tuples outside the random generators' fragment
+//! (Euclidean division, non-linear arithmetic, arrays, quantifiers, ∃-side assumes and
+//! loops, several copies, wide bit-vectors, refuter bounds). Every `.fe` file under
+//! `tests/inputs/soundness/` names its tuples `ok_*` (valid, argued in a comment) or
+//! `bad_*` (invalid). No engine — prover, refuter, portfolio — may give the wrong
+//! definitive verdict; `unknown` is always acceptable.
+
+use forex::cancel::Cancel;
+use forex::frontend::{load_source, InputFormat};
+use forex::portfolio::{decide, DecideOptions, EngineChoice};
+use forex::verdict::Verdict;
+use std::path::Path;
+use std::time::Duration;
+
+/// Short: `unknown` is acceptable, the limit only bounds the runtime.
+const LIMIT: Duration = Duration::from_secs(3);
+
+fn check_file(file: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/soundness").join(file);
+    let src = std::fs::read(&path).expect("readable");
+    let m = load_source(file, &src, InputFormat::Fe)
+        .unwrap_or_else(|d| panic!("{file} does not load: {d:?}"));
+    assert!(!m.tuples.is_empty(), "{file} has no tuples");
+    let mut wrong = Vec::new();
+    for t in &m.tuples {
+        let valid = if t.name.starts_with("ok_") {
+            true
+        } else {
+            assert!(t.name.starts_with("bad_"), "{file}: tuple {} is neither ok_ nor bad_", t.name);
+            false
+        };
+        for engine in [EngineChoice::Prove, EngineChoice::Refute, EngineChoice::Both] {
+            let opts = DecideOptions { engine, timeout: LIMIT, ..DecideOptions::default() };
+            let out = decide(t, &opts, &Cancel::new());
+            eprintln!("{file} {} {engine:?}: {}", t.name, out.verdict.name());
+            let bad = match &out.verdict {
+                Verdict::Verified { .. } => !valid,
+                Verdict::Violated { .. } => valid,
+                Verdict::Unknown { .. } => false,
+            };
+            if bad {
+                wrong.push(format!("{file}: {} — {engine:?} said {}", t.name, out.verdict.name()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "wrong verdicts:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn integers() {
+    check_file("ints.fe");
+}
+
+#[test]
+fn arrays_and_quantifiers() {
+    check_file("arrays.fe");
+}
