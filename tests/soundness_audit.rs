@@ -55,3 +55,18 @@ fn integers() {
 fn arrays_and_quantifiers() {
     check_file("arrays.fe");
 }
+
+#[test]
+fn exists_side() {
+    check_file("exists.fe");
+}
+
+#[test]
+fn refuter_bounds() {
+    check_file("bounds.fe");
+}
+
+#[test]
+fn wide_bit_vectors() {
+    check_file("bv.fe");
+}
