@@ -70,3 +70,8 @@ fn refuter_bounds() {
 fn wide_bit_vectors() {
     check_file("bv.fe");
 }
+
+#[test]
+fn loops_in_the_prover() {
+    check_file("loops.fe");
+}
