@@ -7,6 +7,7 @@
 
 use forex::cancel::Cancel;
 use forex::frontend::{load_source, InputFormat};
+use forex::hypertest::{hypertest, TestOptions};
 use forex::portfolio::{decide, DecideOptions, EngineChoice};
 use forex::verdict::Verdict;
 use std::path::Path;
@@ -14,6 +15,8 @@ use std::time::Duration;
 
 /// Short: `unknown` is acceptable, the limit only bounds the runtime.
 const LIMIT: Duration = Duration::from_secs(3);
+/// Hypertesting budget per tuple.
+const TEST_BUDGET: Duration = Duration::from_millis(500);
 
 fn check_file(file: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/soundness").join(file);
@@ -29,17 +32,28 @@ fn check_file(file: &str) {
             assert!(t.name.starts_with("bad_"), "{file}: tuple {} is neither ok_ nor bad_", t.name);
             false
         };
-        for engine in [EngineChoice::Prove, EngineChoice::Refute, EngineChoice::Both] {
-            let opts = DecideOptions { engine, timeout: LIMIT, ..DecideOptions::default() };
-            let out = decide(t, &opts, &Cancel::new());
-            eprintln!("{file} {} {engine:?}: {}", t.name, out.verdict.name());
+        let engines = [EngineChoice::Prove, EngineChoice::Refute, EngineChoice::Both];
+        for engine in engines.map(Some).into_iter().chain([None]) {
+            let out = match engine {
+                Some(engine) => {
+                    let opts = DecideOptions { engine, timeout: LIMIT, ..DecideOptions::default() };
+                    decide(t, &opts, &Cancel::new())
+                }
+                // Hypertesting also reports `violated` (after replay).
+                None => {
+                    let opts = TestOptions { budget: TEST_BUDGET, ..TestOptions::default() };
+                    hypertest(t, &opts, &Cancel::new().with_timeout(LIMIT))
+                }
+            };
+            let engine = engine.map_or("Test".to_string(), |e| format!("{e:?}"));
+            eprintln!("{file} {} {engine}: {}", t.name, out.verdict.name());
             let bad = match &out.verdict {
                 Verdict::Verified { .. } => !valid,
                 Verdict::Violated { .. } => valid,
                 Verdict::Unknown { .. } => false,
             };
             if bad {
-                wrong.push(format!("{file}: {} — {engine:?} said {}", t.name, out.verdict.name()));
+                wrong.push(format!("{file}: {} — {engine} said {}", t.name, out.verdict.name()));
             }
         }
     }
@@ -74,4 +88,9 @@ fn wide_bit_vectors() {
 #[test]
 fn loops_in_the_prover() {
     check_file("loops.fe");
+}
+
+#[test]
+fn nested_loops_and_parameters() {
+    check_file("nested.fe");
 }
