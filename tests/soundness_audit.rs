@@ -19,9 +19,13 @@ const LIMIT: Duration = Duration::from_secs(3);
 const TEST_BUDGET: Duration = Duration::from_millis(500);
 
 fn check_file(file: &str) {
+    check_file_as(file, InputFormat::Fe)
+}
+
+fn check_file_as(file: &str, format: InputFormat) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/soundness").join(file);
     let src = std::fs::read(&path).expect("readable");
-    let m = load_source(file, &src, InputFormat::Fe)
+    let m = load_source(file, &src, format)
         .unwrap_or_else(|d| panic!("{file} does not load: {d:?}"));
     assert!(!m.tuples.is_empty(), "{file} has no tuples");
     let mut wrong = Vec::new();
@@ -93,4 +97,18 @@ fn loops_in_the_prover() {
 #[test]
 fn nested_loops_and_parameters() {
     check_file("nested.fe");
+}
+
+#[test]
+fn unreachable_several_exists_and_array_havoc() {
+    check_file("misc.fe");
+}
+
+/// ForEx-format files (one tuple each, named after the file): extraction `x{l,u}` counts
+/// from the least significant bit, `bv.|` is bitwise or.
+#[test]
+fn forex_format_bit_vectors() {
+    for f in ["ok_extract.txt", "bad_extract.txt", "ok_bvor.txt", "bad_bvor.txt"] {
+        check_file_as(&format!("forex/{f}"), InputFormat::Forex);
+    }
 }
