@@ -14,7 +14,7 @@ use crate::ir::{Loc, Quantifier, Stmt, Tuple, Type, VarId};
 use crate::smt::encode::{encode, encode_bool, fresh};
 use std::time::Duration;
 use z3::ast::{Array, Ast, Bool, Dynamic};
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 /// A symbolic state: the current term of every tuple variable.
 pub type Env = im::HashMap<VarId, Dynamic>;
@@ -74,9 +74,6 @@ pub struct Ctx<'s> {
     pub cancelled: bool,
     /// Set when exploration stopped because `max_paths` was reached.
     pub too_many_paths: bool,
-    /// The timeout last set on the solver, in ms (setting parameters is not free: Z3
-    /// looks them up under a global lock, so it is only reset when it must shrink).
-    timeout_ms: Option<u64>,
 }
 
 impl<'s> Ctx<'s> {
@@ -91,7 +88,6 @@ impl<'s> Ctx<'s> {
             paths: 0,
             cancelled: false,
             too_many_paths: false,
-            timeout_ms: None,
         }
     }
 
@@ -109,18 +105,11 @@ impl<'s> Ctx<'s> {
         if self.stopped() {
             return SatResult::Unknown;
         }
-        let limit = self.query_limit.as_millis() as u64;
-        let wanted = self
-            .cancel
-            .remaining()
-            .map_or(limit, |left| (left.as_millis() as u64).min(limit))
-            .max(1);
-        if self.timeout_ms.is_none_or(|t| wanted + 50 < t) || self.timeout_ms.is_none() {
-            self.timeout_ms = Some(wanted);
-            let mut p = Params::new();
-            p.set_u32("timeout", wanted.min(u32::MAX as u64) as u32);
-            self.solver.set_params(&p);
-        }
+        // The limit is enforced by the interrupt watcher, not Z3's `timeout` parameter:
+        // Z3 4.8.12's timer can deadlock when it fires as a check ends (seen with limits
+        // of a few ms: the engine then never returns, so its `unknown` never comes).
+        let limited = self.cancel.with_timeout(self.query_limit);
+        let _watch = crate::interrupt::watch(&limited);
         self.queries += 1;
         let r = if extra.is_empty() {
             self.solver.check()
