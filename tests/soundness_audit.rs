@@ -120,12 +120,10 @@ fn tiny_time_limits_never_flip_a_refuter_verdict() {
     tiny_time_limits(&[EngineChoice::Refute]);
 }
 
-/// The same for the prover and the portfolio. Ignored on this branch: with limits of a
-/// few ms Z3 4.8.12's own timer (the `timeout` parameter set in `smt/query.rs`)
-/// deadlocks as a check ends and the prover never returns; branch `jobs` (55dc7f1)
-/// removes that timer. Run with `--ignored` once merged.
+/// The same for the prover and the portfolio. With limits of a few ms, Z3 4.8.12's own
+/// timer (its `timeout` parameter) deadlocked as a check ended and the prover never
+/// returned; queries now get their limits from the interrupt watcher instead.
 #[test]
-#[ignore = "Z3 4.8.12 timer deadlock in smt/query.rs; fixed on branch jobs"]
 fn tiny_time_limits_never_flip_a_prover_verdict() {
     tiny_time_limits(&[EngineChoice::Prove, EngineChoice::Both]);
 }
