@@ -408,6 +408,18 @@ impl Stmt {
     }
 }
 
+/// Whether a block contains a loop anywhere.
+pub fn has_loop(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::While { .. } => true,
+        Stmt::If { then_branch, else_branch, .. }
+        | Stmt::IfStar { then_branch, else_branch, .. } => {
+            has_loop(then_branch) || has_loop(else_branch)
+        }
+        _ => false,
+    })
+}
+
 /// Variables a block may write, in first-write order.
 pub fn modified_vars(block: &[Stmt]) -> Vec<VarId> {
     let mut out = Vec::new();

@@ -397,17 +397,7 @@ impl<'t> Prover<'t> {
     }
 }
 
-/// Whether a block contains a loop anywhere.
-pub fn has_loop(block: &[Stmt]) -> bool {
-    block.iter().any(|s| match s {
-        Stmt::While { .. } => true,
-        Stmt::If { then_branch, else_branch, .. }
-        | Stmt::IfStar { then_branch, else_branch, .. } => {
-            has_loop(then_branch) || has_loop(else_branch)
-        }
-        _ => false,
-    })
-}
+pub use crate::ir::has_loop;
 
 /// Whether a block makes nondeterministic choices anywhere (`x = *`, `if (*)`).
 pub fn has_choice(block: &[Stmt]) -> bool {

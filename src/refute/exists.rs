@@ -160,7 +160,7 @@ pub(crate) fn no_run_text(tuple: &Tuple, bound: u32) -> String {
     if names.is_empty() {
         return "the final states of the ∀ copies violate post".into();
     }
-    let loops = tuple.exists_copies().any(|(_, c)| has_loop(&c.body));
+    let loops = tuple.exists_copies().any(|(_, c)| crate::ir::has_loop(&c.body));
     let bound_note = if loops {
         format!(" (every such run takes at most {bound} iterations per loop, and all were checked)")
     } else {
@@ -172,18 +172,6 @@ pub(crate) fn no_run_text(tuple: &Tuple, bound: u32) -> String {
         names.join(", "),
         bound_note
     )
-}
-
-fn has_loop(block: &[crate::ir::Stmt]) -> bool {
-    use crate::ir::Stmt;
-    block.iter().any(|s| match s {
-        Stmt::While { .. } => true,
-        Stmt::If { then_branch, else_branch, .. }
-        | Stmt::IfStar { then_branch, else_branch, .. } => {
-            has_loop(then_branch) || has_loop(else_branch)
-        }
-        _ => false,
-    })
 }
 
 /// The symbolic counterpart used by the refuter: for a ∀ path ending in `forall_end`
