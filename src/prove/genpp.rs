@@ -205,7 +205,7 @@ impl<'t> Prover<'t> {
             }
             Stmt::Havoc { var, .. } => {
                 let tv = self.tuple.var(*var);
-                let name = format!("{}.{}", self.tuple.copies[tv.copy].name, tv.name);
+                let name = self.tuple.var_display(*var);
                 let kind = if forall { Kind::Univ } else { Kind::Param };
                 let t = self.syms.fresh(scope, &name, &tv.ty.clone(), kind);
                 st.vars.insert(*var, t);

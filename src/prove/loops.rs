@@ -357,9 +357,8 @@ impl<'t> Prover<'t> {
                 (false, false) => Kind::ExHavoc,
             };
             for v in crate::ir::modified_vars(al.body()) {
-                let tv = self.tuple.var(v);
-                let name = format!("{}.{}", self.tuple.copies[tv.copy].name, tv.name);
-                let ty = tv.ty.clone();
+                let name = self.tuple.var_display(v);
+                let ty = self.tuple.var(v).ty.clone();
                 out.vars.insert(v, self.syms.fresh(scope, &name, &ty, kind));
             }
         }

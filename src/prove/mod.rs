@@ -52,8 +52,8 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let main = Scope { floor: 0, conj: false };
     let mut vars = im::HashMap::new();
     for (i, tv) in tuple.vars.iter().enumerate() {
-        let name = format!("{}.{}", tuple.copies[tv.copy].name, tv.name);
-        vars.insert(crate::ir::VarId(i as u32), p.syms.fresh(main, &name, &tv.ty, Kind::Univ));
+        let v = crate::ir::VarId(i as u32);
+        vars.insert(v, p.syms.fresh(main, &tuple.var_display(v), &tv.ty, Kind::Univ));
     }
     let mut st = SymState { vars, pc: im::Vector::new() };
     let pre = st.eval_bool(&tuple.pre);
