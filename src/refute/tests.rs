@@ -143,9 +143,8 @@ fn loop_without_leak_is_not_refuted_and_search_is_bounded() {
     assert!(reason.contains("unrolled up to 8"), "{reason}");
 }
 
-/// impl: `o = x`; spec: `o = 0; while (o < x) o = o + 1;` — they differ for x < 0.
-#[test]
-fn refinement_with_exists_loop_needs_bound_coverage() {
+/// impl: `o = x`; spec: `o = 0; while (o < x) o = o + 1;` (they differ for x < 0).
+fn copy_and_count_up() -> (crate::ir::Program, crate::ir::Program) {
     let imp = P::new("imp", &[("x", Type::Int), ("o", Type::Int)]);
     let s = imp.assign("o", imp.v("x"));
     let imp = imp.body(vec![s]);
@@ -158,6 +157,13 @@ fn refinement_with_exists_loop_needs_bound_coverage() {
         ),
     ];
     let spec = spec.body(body);
+    (imp, spec)
+}
+
+/// The ∃ loop must be covered by the bound before a path counts as refuted.
+#[test]
+fn refinement_with_exists_loop_needs_bound_coverage() {
+    let (imp, spec) = copy_and_count_up();
     let t = tuple(
         &[("a", &imp, Forall), ("b", &spec, Exists)],
         |v| eq(v("a", "x"), v("b", "x")),
@@ -274,18 +280,7 @@ fn array_inputs_are_reported_concretely() {
 /// the refuter would see "no ∃ run within the bound matches" and wrongly refute.
 #[test]
 fn exists_runs_longer_than_the_bound_are_never_taken_as_absent() {
-    let imp = P::new("imp", &[("x", Type::Int), ("o", Type::Int)]);
-    let s = imp.assign("o", imp.v("x"));
-    let imp = imp.body(vec![s]);
-    let spec = P::new("spec", &[("x", Type::Int), ("o", Type::Int)]);
-    let body = vec![
-        spec.assign("o", Expr::int(0)),
-        while_(
-            bin(BinOp::Lt, spec.v("o"), spec.v("x")),
-            vec![spec.assign("o", bin(BinOp::Add, spec.v("o"), Expr::int(1)))],
-        ),
-    ];
-    let spec = spec.body(body);
+    let (imp, spec) = copy_and_count_up();
     let t = tuple(
         &[("a", &imp, Forall), ("b", &spec, Exists)],
         |v| bin(BinOp::And, eq(v("a", "x"), v("b", "x")), eq(v("a", "x"), Expr::int(20))),

@@ -36,24 +36,25 @@ impl Prog {
     }
     /// Sets the body, numbering loops in source order.
     pub fn body(mut self, mut body: Block) -> Program {
-        number(&mut body, &mut 0);
+        number_loops(&mut body, &mut 0);
         self.program.body = body;
         self.program
     }
 }
 
-fn number(b: &mut Block, next: &mut u32) {
-    for s in b {
+/// Numbers loops in source order from 0, as the checker does.
+pub fn number_loops(block: &mut Block, next: &mut u32) {
+    for s in block {
         match s {
             Stmt::If { then_branch, else_branch, .. }
             | Stmt::IfStar { then_branch, else_branch, .. } => {
-                number(then_branch, next);
-                number(else_branch, next);
+                number_loops(then_branch, next);
+                number_loops(else_branch, next);
             }
             Stmt::While { id, body, .. } => {
                 *id = LoopId(*next);
                 *next += 1;
-                number(body, next);
+                number_loops(body, next);
             }
             _ => {}
         }

@@ -6,6 +6,7 @@
 //! variable. Loops are `while (c != 0)` or `while (c > k)` with `c = c - 1` at the end of
 //! the body and `c` written nowhere else in it, so every loop terminates.
 
+use super::build::number_loops;
 use forex::ir::{
     BinOp, Block, Expr, ExprKind, Hints, Loc, LoopId, Program, Quantifier, Stmt, Tuple, Type, UnOp,
     VarDecl, VarId,
@@ -289,25 +290,6 @@ fn block(
     len: std::ops::RangeInclusive<usize>,
 ) -> BoxedStrategy<Block> {
     proptest::collection::vec(stmt(g, writable, depth, loops), len).boxed()
-}
-
-/// Numbers loops in source order from 0, as the checker does.
-fn number_loops(block: &mut Block, next: &mut u32) {
-    for s in block {
-        match s {
-            Stmt::If { then_branch, else_branch, .. }
-            | Stmt::IfStar { then_branch, else_branch, .. } => {
-                number_loops(then_branch, next);
-                number_loops(else_branch, next);
-            }
-            Stmt::While { id, body, .. } => {
-                *id = LoopId(*next);
-                *next += 1;
-                number_loops(body, next);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// A relational atom over the tuple's variables: mostly `ci.v == cj.v` for two distinct
