@@ -206,7 +206,7 @@ impl Machine<'_, '_> {
             steps += 1;
             self.observer.before(stmt, state);
             match stmt {
-                Stmt::Skip | Stmt::While { .. } => {}
+                Stmt::Skip | Stmt::While { .. } | Stmt::Observe { .. } => {}
                 Stmt::Assign { var, value, .. } => {
                     let v = eval_expr(value, state)?;
                     *slot(state, *var)? = v;

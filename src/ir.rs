@@ -344,6 +344,11 @@ pub enum Stmt {
         body: Block,
         loc: Loc,
     },
+    /// `observe;`: the current state is the program's next observation. Only tuples
+    /// judged [`PropertyKind::Always`] give it a meaning; under `post` it is `skip`.
+    Observe {
+        loc: Loc,
+    },
 }
 
 pub type Block = Vec<Stmt>;
@@ -357,7 +362,7 @@ impl Stmt {
             }
         };
         match self {
-            Stmt::Skip | Stmt::Assume { .. } => {}
+            Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } => {}
             Stmt::Assign { var, .. } | Stmt::Havoc { var, .. } => push(*var),
             Stmt::Store { array, .. } => push(*array),
             Stmt::If { then_branch, else_branch, .. }
@@ -404,6 +409,7 @@ impl Stmt {
             Stmt::While { id, cond, body, loc } => {
                 Stmt::While { id: *id, cond: cond.map_vars(f), body: block(body), loc: *loc }
             }
+            Stmt::Observe { loc } => Stmt::Observe { loc: *loc },
         }
     }
 }
@@ -415,6 +421,19 @@ pub fn has_loop(block: &[Stmt]) -> bool {
         Stmt::If { then_branch, else_branch, .. }
         | Stmt::IfStar { then_branch, else_branch, .. } => {
             has_loop(then_branch) || has_loop(else_branch)
+        }
+        _ => false,
+    })
+}
+
+/// Whether a block contains an `observe;` anywhere.
+pub fn has_observe(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::Observe { .. } => true,
+        Stmt::While { body, .. } => has_observe(body),
+        Stmt::If { then_branch, else_branch, .. }
+        | Stmt::IfStar { then_branch, else_branch, .. } => {
+            has_observe(then_branch) || has_observe(else_branch)
         }
         _ => false,
     })
@@ -484,6 +503,18 @@ pub struct Hints {
     pub max_conjuncts: Option<u32>,
 }
 
+/// How a tuple's property (`Tuple::post`) judges the copies' runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PropertyKind {
+    /// `post φ`: φ relates the final states of terminating runs.
+    #[default]
+    Post,
+    /// `always φ`: φ relates the copies' i-th observations, at every index i (finite-prefix
+    /// semantics, LANGUAGE.md). Over programs without `observe;` this is exactly `post φ`:
+    /// such a program observes once, when it terminates.
+    Always,
+}
+
 /// A checked Forall-Exists Hoare tuple.
 ///
 /// Copies are ordered: all `forall` copies first, then all `exists` copies.
@@ -496,7 +527,12 @@ pub struct Tuple {
     pub copies: Vec<Copy>,
     pub vars: Vec<TupleVar>,
     pub pre: Expr,
+    /// The property: `post φ` or `always φ`, as `kind` says.
     pub post: Expr,
+    pub kind: PropertyKind,
+    /// `observations N;`: the bound on the observation index for the searching engines
+    /// (refutation, testing) on `always` tuples; `None` deepens until the time limit.
+    pub observations: Option<u32>,
     pub hints: Hints,
 }
 
@@ -514,6 +550,11 @@ impl Tuple {
     }
     pub fn exists_copies(&self) -> impl Iterator<Item = (usize, &Copy)> {
         self.copies.iter().enumerate().filter(|(_, c)| c.quantifier == Quantifier::Exists)
+    }
+    /// An `always` tuple over at least one program with `observe;`: judged at observation
+    /// points, not by final states. (Without `observe;`, `always φ` means `post φ`.)
+    pub fn is_reactive(&self) -> bool {
+        self.kind == PropertyKind::Always && self.copies.iter().any(|c| has_observe(&c.body))
     }
     pub fn is_k_safety(&self) -> bool {
         self.copies.iter().all(|c| c.quantifier == Quantifier::Forall)

@@ -57,6 +57,22 @@ pub struct Outcome {
     pub stats: Stats,
 }
 
+impl Outcome {
+    /// `unknown` from `engine` before any work: the tuple is outside what it handles.
+    pub fn unsupported(engine: Engine, reason: &str) -> Outcome {
+        Outcome {
+            verdict: Verdict::Unknown { reason: reason.to_string() },
+            engine,
+            time: Duration::ZERO,
+            stats: Stats::default(),
+        }
+    }
+}
+
+/// Why the `post`-tuple engines decline a reactive tuple (until the temporal engines exist).
+pub const REACTIVE_UNSUPPORTED: &str =
+    "temporal tuples over programs with `observe;` are not supported by this engine yet";
+
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Stats {
     /// SMT queries issued (cache hits excluded).

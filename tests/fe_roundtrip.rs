@@ -16,6 +16,7 @@ fn strip(b: &Block) -> Block {
     b.iter()
         .map(|s| match s.clone() {
             Stmt::Skip => Stmt::Skip,
+            Stmt::Observe { .. } => Stmt::Observe { loc },
             Stmt::Assign { var, value, .. } => Stmt::Assign { var, value, loc },
             Stmt::Store { array, index, value, .. } => Stmt::Store { array, index, value, loc },
             Stmt::Havoc { var, .. } => Stmt::Havoc { var, loc },

@@ -113,7 +113,7 @@ fn validate_block(b: &Block, var: &dyn Fn(VarId) -> Type, loops: &mut Vec<u32>) 
     let mut none = Vec::new();
     for s in b {
         match s {
-            Stmt::Skip => {}
+            Stmt::Skip | Stmt::Observe { .. } => {}
             Stmt::Assign { var: v, value, .. } => {
                 validate(value, var, &mut none);
                 assert_eq!(value.ty, var(*v));

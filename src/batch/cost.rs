@@ -81,7 +81,7 @@ fn block(b: &Block, c: &mut Counts) {
                 expr(cond, c, false);
                 block(body, c);
             }
-            Stmt::Skip | Stmt::Havoc { .. } => {}
+            Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => {}
         }
     }
 }
@@ -124,6 +124,8 @@ mod tests {
             vars: vec![var],
             pre,
             post: Expr::bool(true),
+            kind: Default::default(),
+            observations: None,
             hints: Default::default(),
         }
     }

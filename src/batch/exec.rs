@@ -235,6 +235,8 @@ mod tests {
             vars: vec![],
             pre: Expr::bool(true),
             post: Expr::bool(true),
+            kind: Default::default(),
+            observations: None,
             hints: Hints::default(),
         })
     }

@@ -308,6 +308,8 @@ impl Checker<'_> {
             vars: Vec::new(),
             pre: ir::Expr::bool(true),
             post: ir::Expr::bool(true),
+            kind: Default::default(),
+            observations: None,
             hints: Hints::default(),
         };
         let mut copies: HashMap<String, usize> = HashMap::new();

@@ -114,6 +114,9 @@ pub fn hypertest_runs(
     max_runs: Option<u64>,
     cancel: &Cancel,
 ) -> Outcome {
+    if tuple.is_reactive() {
+        return Outcome::unsupported(Engine::Test, crate::verdict::REACTIVE_UNSUPPORTED);
+    }
     let start = Instant::now();
     let report = hypertest_report(tuple, opts, max_runs, cancel);
     let runs = report.runs;

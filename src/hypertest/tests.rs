@@ -44,6 +44,8 @@ fn tuple(
         vars: vec![],
         pre: Expr::bool(true),
         post: Expr::bool(true),
+        kind: Default::default(),
+        observations: None,
         hints: Default::default(),
     };
     t.add_copy("a", p, Quantifier::Forall);

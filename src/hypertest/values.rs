@@ -36,7 +36,7 @@ impl Values {
     fn block(&mut self, b: &[Stmt]) {
         for s in b {
             match s {
-                Stmt::Skip | Stmt::Havoc { .. } => {}
+                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => {}
                 Stmt::Assign { value, .. } => self.expr(value),
                 Stmt::Store { index, value, .. } => {
                     self.expr(index);

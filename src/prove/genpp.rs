@@ -193,7 +193,8 @@ impl<'t> Prover<'t> {
     ) -> Res<()> {
         let forall = self.quantifier(i) == Quantifier::Forall;
         match s {
-            Stmt::Skip => {}
+            // Under `post`, observations mean nothing (reactive tuples never reach here).
+            Stmt::Skip | Stmt::Observe { .. } => {}
             Stmt::Assign { var, value, .. } => {
                 let t = st.eval(value);
                 st.vars.insert(*var, t);

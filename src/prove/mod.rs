@@ -34,6 +34,9 @@ pub struct ProveOptions {
 /// The proof always lists every loop point with its candidates tried, so `explain`
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
+    if tuple.is_reactive() {
+        return Outcome::unsupported(Engine::Prove, crate::verdict::REACTIVE_UNSUPPORTED);
+    }
     let start = Instant::now();
     let mut p = Prover {
         tuple,

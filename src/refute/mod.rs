@@ -50,6 +50,9 @@ impl Default for RefuteOptions {
 
 /// Tries to show `tuple` invalid with a replayed counterexample.
 pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
+    if tuple.is_reactive() {
+        return Outcome::unsupported(Engine::Refute, crate::verdict::REACTIVE_UNSUPPORTED);
+    }
     let start = Instant::now();
     let mut stats = Stats::default();
     let verdict = search(tuple, opts, cancel, &mut stats);

@@ -263,7 +263,7 @@ fn run_scoped<'a>(
         };
         let exists_side = tuple.copies[copy].quantifier == Quantifier::Exists;
         match stmt {
-            Stmt::Skip => {}
+            Stmt::Skip | Stmt::Observe { .. } => {}
             Stmt::Assign { var, value, .. } => {
                 let t = encode(value, &lookup(&path.env)).simplify();
                 path.env.insert(*var, t);

@@ -75,6 +75,8 @@ pub fn tuple(
         vars: vec![],
         pre: Expr::bool(true),
         post: Expr::bool(true),
+        kind: Default::default(),
+        observations: None,
         hints: Hints::default(),
     };
     for (name, p, q) in copies {

@@ -104,6 +104,8 @@ pub fn tuple(
         vars: Vec::new(),
         pre: Expr::bool(true),
         post: Expr::bool(true),
+        kind: Default::default(),
+        observations: None,
         hints: Hints::default(),
     };
     for (name, p, q) in copies {

@@ -376,6 +376,8 @@ fn build(
         vars: Vec::new(),
         pre: Expr::bool(true),
         post: Expr::bool(true),
+        kind: Default::default(),
+        observations: None,
         hints: Hints::default(),
     };
     for (c, p) in which.iter().enumerate() {
@@ -431,6 +433,9 @@ fn write_block(out: &mut String, b: &[Stmt], ind: usize, name: &dyn Fn(VarId) ->
         match s {
             Stmt::Skip => {
                 let _ = writeln!(out, "{pad}skip;");
+            }
+            Stmt::Observe { .. } => {
+                let _ = writeln!(out, "{pad}observe;");
             }
             Stmt::Assign { var, value, .. } => {
                 let _ = writeln!(out, "{pad}{} = {};", name(*var), ex(value));
