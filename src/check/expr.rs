@@ -130,6 +130,32 @@ impl Checker<'_> {
                 })
             }
             A::Call { name, args } => self.call(name, args, e, sc),
+            A::OneLike(a) => {
+                let a2 = self.expr(a, sc)?;
+                match super::lang::one(&a2.ty) {
+                    Some(one) => Some(one),
+                    None => self.fail(
+                        Diagnostic::new(
+                            format!("`++`/`--` need an int or bit-vector, found {}", a2.ty),
+                            e.span.clone(),
+                        )
+                        .with_label(format!("this is {}", a2.ty)),
+                    ),
+                }
+            }
+            A::Convert { to, arg } => {
+                let to2 = self.ty(to)?;
+                let a2 = self.expr(arg, sc)?;
+                let from = a2.ty.clone();
+                match super::lang::convert(a2, &to2) {
+                    Some(c) => self.shallow(c, &e.span),
+                    None => self.fail(
+                        Diagnostic::new(format!("cannot convert {from} to {to2}"), e.span.clone())
+                            .with_label(format!("this is {from}"))
+                            .with_hint("conversions are between int, bool and bit-vectors"),
+                    ),
+                }
+            }
             A::Quant { quantifier, var, ty, body } => {
                 if matches!(sc, Scope::Program { .. }) {
                     return self.fail(
@@ -446,6 +472,57 @@ impl Checker<'_> {
         Some(ir::Expr::binary(op, a2, b2))
     }
 
+    /// A desugared expression, unless it nests deeper than the IR allows.
+    fn shallow(&mut self, x: ir::Expr, span: &Span) -> Option<ir::Expr> {
+        if super::lang::expr_depth(&x) > ir::MAX_DEPTH {
+            return self.fail(
+                Diagnostic::new(
+                    format!(
+                        "expression nested too deeply once expanded (more than {} levels)",
+                        ir::MAX_DEPTH
+                    ),
+                    span.clone(),
+                )
+                .with_label("too deep")
+                .with_hint("split it using intermediate variables"),
+            );
+        }
+        Some(x)
+    }
+
+    /// Checks the arguments of a call of function `k`: their number and types.
+    pub fn call_args(
+        &mut self,
+        k: usize,
+        args: &[ast::Expr],
+        call: &ast::Expr,
+        sc: &Scope,
+    ) -> Option<Vec<ir::Expr>> {
+        let (name, params) = (self.functions[k].name.clone(), self.functions[k].params.clone());
+        if args.len() != params.len() {
+            return self.fail(
+                Diagnostic::new(
+                    format!(
+                        "`{name}` takes {} argument{}, found {}",
+                        params.len(),
+                        if params.len() == 1 { "" } else { "s" },
+                        args.len()
+                    ),
+                    call.span.clone(),
+                )
+                .with_label("wrong number of arguments"),
+            );
+        }
+        let checked: Vec<Option<ir::Expr>> = args.iter().map(|a| self.expr(a, sc)).collect();
+        let mut out = Vec::new();
+        for ((a, a2), want) in args.iter().zip(checked).zip(&params) {
+            let a2 = a2?;
+            self.expect(&a2, &a.span, want, &format!("an argument of `{name}`"))?;
+            out.push(a2);
+        }
+        Some(out)
+    }
+
     fn call(
         &mut self,
         name: &ast::Ident,
@@ -453,11 +530,49 @@ impl Checker<'_> {
         e: &ast::Expr,
         sc: &Scope,
     ) -> Option<ir::Expr> {
+        if let Some(k) = self.functions.iter().position(|f| f.name == name.name) {
+            if !self.functions[k].is_pure() {
+                return self.fail(
+                    Diagnostic::new(
+                        format!("`{}` has statements, so it can only be called on its own: `x = {}(…);`", name.name, name.name),
+                        e.span.clone(),
+                    )
+                    .with_label("call inside an expression")
+                    .with_hint("assign its result to a variable first, then use the variable"),
+                );
+            }
+            let args2 = self.call_args(k, args, e, sc)?;
+            let x = super::lang::substitute(&self.functions[k].result, &args2);
+            return self.shallow(x, &e.span);
+        }
+        if self.function_names.contains(&name.name) {
+            let msg = if self.current_fn.as_deref() == Some(name.name.as_str()) {
+                format!("`{}` calls itself: recursive functions are not supported", name.name)
+            } else {
+                format!("`{}` is not defined before this call", name.name)
+            };
+            return self.fail(
+                Diagnostic::new(msg, name.span.clone())
+                    .with_label("recursion or later definition")
+                    .with_hint("functions are inlined: define a function before its callers, and without recursion"),
+            );
+        }
+        if name.name == "len" {
+            return self.fail(
+                Diagnostic::new("arrays have no length in forex", name.span.clone())
+                    .with_label("`len`")
+                    .with_hint("an array is an unbounded map from int; keep its length in an int variable (`int n;`) and bound indices with `0 <= i && i < n`"),
+            );
+        }
+        if super::lang::SIGNED.contains(&name.name.as_str()) {
+            return self.signed(name, args, e, sc);
+        }
         let arity = match name.name.as_str() {
             "min" | "max" => 2,
             "abs" => 1,
             _ => {
-                let hint = suggest(&name.name, ["min", "max", "abs"].into_iter())
+                let known = ["min", "max", "abs"].into_iter().chain(super::lang::SIGNED);
+                let hint = suggest(&name.name, known)
                     .map(|s| format!("did you mean `{s}`?"))
                     .unwrap_or_else(|| "the functions are `min`, `max` and `abs`".to_string());
                 return self.fail(
@@ -500,5 +615,43 @@ impl Checker<'_> {
                 ir::Expr::binary(op, first, second)
             }
         })
+    }
+}
+
+impl Checker<'_> {
+    /// `slt(a, b)` … `ashr(a, b)`: two bit-vectors of one width.
+    fn signed(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        e: &ast::Expr,
+        sc: &Scope,
+    ) -> Option<ir::Expr> {
+        if args.len() != 2 {
+            return self.fail(
+                Diagnostic::new(
+                    format!("`{}` takes 2 arguments, found {}", name.name, args.len()),
+                    e.span.clone(),
+                )
+                .with_label("wrong number of arguments"),
+            );
+        }
+        let (a, b) = (self.expr(&args[0], sc), self.expr(&args[1], sc));
+        let (a, b) = (a?, b?);
+        let Type::Bv(w) = a.ty else {
+            return self.fail(
+                Diagnostic::new(
+                    format!("`{}` needs bit-vector operands, found {}", name.name, a.ty),
+                    args[0].span.clone(),
+                )
+                .with_label(format!("this is {}", a.ty))
+                .with_hint(
+                    "signed operators are for bit-vectors; on int, `<`, `/` and `%` already work",
+                ),
+            );
+        };
+        self.expect(&b, &args[1].span, &a.ty, &format!("the second argument of `{}`", name.name))?;
+        let x = super::lang::signed(&name.name, a, b, w);
+        self.shallow(x, &e.span)
     }
 }

@@ -5,6 +5,7 @@
 //! errors of a file are collected; the module is only returned when there are none.
 
 mod expr;
+mod lang;
 
 use crate::diag::{Diagnostic, LineIndex};
 use crate::ir::{
@@ -29,6 +30,24 @@ pub struct Checker<'a> {
     next_loop: u32,
     /// Variables of the current program whose type was rejected (already reported).
     silent: Vec<String>,
+    /// Functions visible here, in definition order (a function sees only earlier ones).
+    functions: Vec<lang::FnInfo>,
+    /// Every function name of the file (to tell "defined later" from "unknown").
+    function_names: Vec<String>,
+    /// The function being checked.
+    current_fn: Option<String>,
+    /// Variables the current body gains by inlining (`f::x`, `m[]`), numbered from
+    /// `inline_base`; `inlined` maps a function (or row) to its first variable.
+    inline_vars: Vec<VarDecl>,
+    inline_base: u32,
+    inlined: HashMap<String, u32>,
+}
+
+fn elem_name(t: &Type) -> String {
+    match t {
+        Type::Array(e) => elem_name(e),
+        t => t.to_string(),
+    }
 }
 
 /// Checks a parsed file. `file` names it in the tuples (`Tuple::file`); `src` is its
@@ -49,7 +68,21 @@ pub fn check(
         next_bound: 0,
         next_loop: 0,
         silent: Vec::new(),
+        functions: Vec::new(),
+        function_names: file_ast
+            .functions
+            .iter()
+            .chain(file_ast.programs.iter().flat_map(|p| &p.functions))
+            .map(|f| f.name.name.clone())
+            .collect(),
+        current_fn: None,
+        inline_vars: Vec::new(),
+        inline_base: 0,
+        inlined: HashMap::new(),
     };
+    for f in &file_ast.functions {
+        c.function(f);
+    }
     let mut module = Module::default();
     let mut seen: HashMap<&str, Span> = HashMap::new();
     for p in &file_ast.programs {
@@ -88,6 +121,39 @@ pub fn check(
         }
     }
     (module, c.diags)
+}
+
+/// `if c1 {b1} else if c2 {b2} … else {e}` over `arms` (at least one), nested
+/// log₂(arms) deep.
+fn balanced_chain(arms: &[(ir::Expr, Vec<Stmt>, Loc)], else_branch: Vec<Stmt>) -> Stmt {
+    if let [(cond, then_branch, loc)] = arms {
+        return Stmt::If {
+            cond: cond.clone(),
+            then_branch: then_branch.clone(),
+            else_branch,
+            loc: *loc,
+        };
+    }
+    let (first, second) = arms.split_at(arms.len() / 2);
+    let mut conds: Vec<ir::Expr> = first.iter().map(|a| a.0.clone()).collect();
+    while conds.len() > 1 {
+        let mut next = Vec::with_capacity(conds.len().div_ceil(2));
+        let mut it = conds.into_iter();
+        while let Some(a) = it.next() {
+            next.push(match it.next() {
+                Some(b) => ir::Expr::binary(ir::BinOp::Or, a, b),
+                None => a,
+            });
+        }
+        conds = next;
+    }
+    let cond = conds.pop().unwrap_or_else(|| ir::Expr::bool(false));
+    Stmt::If {
+        cond,
+        then_branch: vec![balanced_chain(first, Vec::new())],
+        else_branch: vec![balanced_chain(second, else_branch)],
+        loc: first[0].2,
+    }
 }
 
 /// The candidate closest to `name` by edit distance, if close enough to be a typo.
@@ -146,10 +212,93 @@ impl Checker<'_> {
     }
 
     fn program(&mut self, p: &ast::Program) -> ir::Program {
+        // ForEx procedures belong to their section's program.
+        let visible = self.functions.len();
+        for f in &p.functions {
+            self.function(f);
+        }
+        let (vars, body) = self.body(&[], &p.items, &p.span);
+        self.functions.truncate(visible);
+        ir::Program { name: p.name.name.clone(), vars, body, loc: self.loc(&p.span) }
+    }
+
+    /// Checks a function and makes it visible to what follows.
+    fn function(&mut self, f: &ast::Function) {
+        if self.functions.iter().any(|g| g.name == f.name.name) {
+            self.diags.push(
+                Diagnostic::new(
+                    format!("function `{}` is defined twice", f.name.name),
+                    f.name.span.clone(),
+                )
+                .with_label("second definition")
+                .with_hint("rename one of them"),
+            );
+            return;
+        }
+        let mut params = Vec::new();
+        let mut ok = true;
+        for (t, n) in &f.params {
+            match self.ty(t) {
+                Some(ty) => params.push((n.clone(), ty)),
+                None => ok = false,
+            }
+        }
+        let ret = self.ty(&f.ret);
+        self.current_fn = Some(f.name.name.clone());
+        let (vars, body) = self.body(&params, &f.items, &f.span);
+        let table: HashMap<String, (VarId, Type, Span)> = vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !v.name.contains("::"))
+            .map(|(i, v)| (v.name.clone(), (VarId(i as u32), v.ty.clone(), 0..0)))
+            .collect();
+        let sc = Scope::Program { vars: &table, at: f.result.span.start };
+        let result = self.expr(&f.result, &sc);
+        self.current_fn = None;
+        let (Some(ret), Some(result), true) = (ret, result, ok) else { return };
+        if result.ty != ret {
+            self.diags.push(
+                Diagnostic::new(
+                    format!("function `{}` returns {ret}, but this is {}", f.name.name, result.ty),
+                    f.result.span.clone(),
+                )
+                .with_label(format!("this is {}", result.ty))
+                .with_related(f.ret.span.clone(), "declared return type"),
+            );
+            return;
+        }
+        self.functions.push(lang::FnInfo {
+            name: f.name.name.clone(),
+            params: params.into_iter().map(|p| p.1).collect(),
+            vars,
+            body,
+            result,
+        });
+    }
+
+    /// Declarations (after `params`, which come first) and statements of a program or a
+    /// function: its variable table (with the variables of inlined functions at the end)
+    /// and its checked body, loops numbered.
+    fn body(
+        &mut self,
+        params: &[(ast::Ident, Type)],
+        items: &[ast::BodyItem],
+        span: &Span,
+    ) -> (Vec<VarDecl>, Vec<Stmt>) {
         let mut vars: Vec<VarDecl> = Vec::new();
         let mut table: HashMap<String, (VarId, Type, Span)> = HashMap::new();
-        self.silent.clear();
-        for item in &p.items {
+        let saved = (
+            std::mem::take(&mut self.silent),
+            std::mem::take(&mut self.inline_vars),
+            std::mem::take(&mut self.inlined),
+        );
+        for (n, ty) in params {
+            let id = VarId(vars.len() as u32);
+            // A parameter is declared before everything in the body.
+            table.insert(n.name.clone(), (id, ty.clone(), 0..0));
+            vars.push(VarDecl { name: n.name.clone(), ty: ty.clone(), loc: self.loc(&n.span) });
+        }
+        for item in items {
             let ast::BodyItem::Decl(d) = item else { continue };
             let Some(ty) = self.ty(&d.ty) else {
                 self.silent.extend(d.names.iter().map(|n| n.name.clone()));
@@ -170,16 +319,31 @@ impl Checker<'_> {
                 vars.push(VarDecl { name: n.name.clone(), ty: ty.clone(), loc: self.loc(&n.span) });
             }
         }
-        self.next_loop = 0;
+        self.inline_base = vars.len() as u32;
         let mut body = Vec::new();
-        for item in &p.items {
+        for item in items {
             if let ast::BodyItem::Stmt(s) = item {
-                if let Some(s) = self.stmt(s, &table) {
-                    body.push(s);
-                }
+                self.stmt_into(s, &table, &mut body);
             }
         }
-        ir::Program { name: p.name.name.clone(), vars, body, loc: self.loc(&p.span) }
+        vars.append(&mut self.inline_vars);
+        (self.silent, self.inline_vars, self.inlined) = saved;
+        let mut next = 0;
+        lang::renumber_loops(&mut body, &mut next);
+        if lang::block_depth(&body) > ir::MAX_DEPTH {
+            self.diags.push(
+                Diagnostic::new(
+                    format!(
+                        "with its functions inlined, statements nest more than {} levels",
+                        ir::MAX_DEPTH
+                    ),
+                    span.start..span.start + 1,
+                )
+                .with_label("too deep")
+                .with_hint("flatten the nesting of the functions or of their callers"),
+            );
+        }
+        (vars, body)
     }
 
     fn block(
@@ -187,7 +351,216 @@ impl Checker<'_> {
         b: &[ast::Stmt],
         table: &HashMap<String, (VarId, Type, Span)>,
     ) -> Vec<Stmt> {
-        b.iter().filter_map(|s| self.stmt(s, table)).collect()
+        let mut out = Vec::new();
+        for s in b {
+            self.stmt_into(s, table, &mut out);
+        }
+        out
+    }
+
+    /// A statement into `out`: a call of a function with statements (`x = f(a);`,
+    /// `a[i] = f(x);`) becomes the function's body, inlined, then the assignment of its
+    /// result. Otherwise one statement.
+    fn stmt_into(
+        &mut self,
+        s: &ast::Stmt,
+        table: &HashMap<String, (VarId, Type, Span)>,
+        out: &mut Vec<Stmt>,
+    ) {
+        use ast::StmtKind as S;
+        let call = match &s.kind {
+            S::Assign { value, .. } | S::Store { value, .. } => match &value.kind {
+                ast::ExprKind::Call { name, args } => self
+                    .functions
+                    .iter()
+                    .position(|f| f.name == name.name && !f.is_pure())
+                    .map(|k| (k, args, value)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((k, args, value)) = call else {
+            if let S::Store2 { target, index, inner, value } = &s.kind {
+                self.store2(s, target, index, inner, value, table, out);
+            } else if let Some(st) = self.stmt(s, table) {
+                out.push(st);
+            }
+            return;
+        };
+        let sc = Scope::Program { vars: table, at: s.span.start };
+        let Some(result) = self.inline(k, args, value, &sc, out) else { return };
+        let loc = self.loc(&s.span);
+        match &s.kind {
+            S::Assign { target, .. } => {
+                let Some((var, ty)) =
+                    self.program_var(table, s.span.start + 1, &target.name, &target.span, "int")
+                else {
+                    return;
+                };
+                if result.ty != ty {
+                    self.mismatch::<()>(&target.name, &ty, &result.ty, &value.span);
+                    return;
+                }
+                out.push(Stmt::Assign { var, value: result, loc });
+            }
+            S::Store { target, index, .. } => {
+                let i = self.expr(index, &sc);
+                let Some((array, ty)) =
+                    self.program_var(table, s.span.start + 1, &target.name, &target.span, "int[]")
+                else {
+                    return;
+                };
+                let Some(i) = i else { return };
+                let Type::Array(elem) = &ty else {
+                    self.fail::<()>(
+                        Diagnostic::new(
+                            format!("`{}` is not an array (it is {ty})", target.name),
+                            target.span.clone(),
+                        )
+                        .with_label(format!("this is {ty}")),
+                    );
+                    return;
+                };
+                if self.expect(&i, &index.span, &Type::Int, "an array index").is_none() {
+                    return;
+                }
+                if &result.ty != elem.as_ref() {
+                    self.mismatch::<()>(
+                        &format!("{}[…]", target.name),
+                        elem,
+                        &result.ty,
+                        &value.span,
+                    );
+                    return;
+                }
+                out.push(Stmt::Store { array, index: i, value: result, loc });
+            }
+            _ => {}
+        }
+    }
+
+    /// Inlines function `k` called with `args` (checked in `sc`): pushes the parameter
+    /// assignments and the body into `out` and returns the result. The function's
+    /// variables become variables `f::x` of the caller, shared by all its calls (calls
+    /// never overlap: there is no recursion).
+    fn inline(
+        &mut self,
+        k: usize,
+        args: &[ast::Expr],
+        call: &ast::Expr,
+        sc: &Scope,
+        out: &mut Vec<Stmt>,
+    ) -> Option<ir::Expr> {
+        let checked = self.call_args(k, args, call, sc)?;
+        let f = &self.functions[k];
+        let offset = match self.inlined.get(&f.name) {
+            Some(o) => *o,
+            None => {
+                let o = self.inline_base + self.inline_vars.len() as u32;
+                for v in &f.vars {
+                    self.inline_vars.push(VarDecl {
+                        name: format!("{}::{}", f.name, v.name),
+                        ty: v.ty.clone(),
+                        loc: v.loc,
+                    });
+                }
+                self.inlined.insert(f.name.clone(), o);
+                o
+            }
+        };
+        let loc = self.loc(&call.span);
+        for (i, a) in checked.into_iter().enumerate() {
+            out.push(Stmt::Assign { var: VarId(offset + i as u32), value: a, loc });
+        }
+        out.extend(lang::shift(&f.body, offset));
+        Some(lang::shift_expr(&f.result, offset))
+    }
+
+    /// `m[i][j] = e;`: `m[]` (a hidden row variable) `= m[i]; m[][j] = e; m[i] = m[];`.
+    #[allow(clippy::too_many_arguments)]
+    fn store2(
+        &mut self,
+        s: &ast::Stmt,
+        target: &ast::Ident,
+        index: &ast::Expr,
+        inner: &ast::Expr,
+        value: &ast::Expr,
+        table: &HashMap<String, (VarId, Type, Span)>,
+        out: &mut Vec<Stmt>,
+    ) {
+        let sc = Scope::Program { vars: table, at: s.span.start };
+        let (i, j, v) = (self.expr(index, &sc), self.expr(inner, &sc), self.expr(value, &sc));
+        let Some((m, ty)) =
+            self.program_var(table, s.span.start + 1, &target.name, &target.span, "int[int,int]")
+        else {
+            return;
+        };
+        let (Some(i), Some(j), Some(v)) = (i, j, v) else { return };
+        let Type::Array(row_ty) = &ty else {
+            self.fail::<()>(
+                Diagnostic::new(
+                    format!("`{}` is not an array (it is {ty})", target.name),
+                    target.span.clone(),
+                )
+                .with_label(format!("this is {ty}")),
+            );
+            return;
+        };
+        let Type::Array(elem) = row_ty.as_ref() else {
+            self.fail::<()>(
+                Diagnostic::new(
+                    format!(
+                        "`{}` has one dimension (it is {ty}), but two indices are given",
+                        target.name
+                    ),
+                    s.span.clone(),
+                )
+                .with_label("two indices")
+                .with_hint(format!(
+                    "declare it `{}[int,int] {};`",
+                    elem_name(row_ty),
+                    target.name
+                )),
+            );
+            return;
+        };
+        if self.expect(&i, &index.span, &Type::Int, "an array index").is_none()
+            || self.expect(&j, &inner.span, &Type::Int, "an array index").is_none()
+        {
+            return;
+        }
+        if &v.ty != elem.as_ref() {
+            self.mismatch::<()>(&format!("{}[…][…]", target.name), elem, &v.ty, &value.span);
+            return;
+        }
+        let key = format!("{}[]", target.name);
+        let row = match self.inlined.get(&key) {
+            Some(o) => VarId(*o),
+            None => {
+                let o = self.inline_base + self.inline_vars.len() as u32;
+                self.inline_vars.push(VarDecl {
+                    name: key.clone(),
+                    ty: row_ty.as_ref().clone(),
+                    loc: self.loc(&target.span),
+                });
+                self.inlined.insert(key, o);
+                VarId(o)
+            }
+        };
+        let loc = self.loc(&s.span);
+        let m_e = ir::Expr::var(m, ty.clone());
+        let read = ir::Expr {
+            kind: ir::ExprKind::Select(Box::new(m_e), Box::new(i.clone())),
+            ty: row_ty.as_ref().clone(),
+        };
+        out.push(Stmt::Assign { var: row, value: read, loc });
+        out.push(Stmt::Store { array: row, index: j, value: v, loc });
+        out.push(Stmt::Store {
+            array: m,
+            index: i,
+            value: ir::Expr::var(row, row_ty.as_ref().clone()),
+            loc,
+        });
     }
 
     fn stmt(
@@ -265,6 +638,9 @@ impl Checker<'_> {
                     (Some(_), None) => None,
                 }
             }
+            S::IfChain { arms, else_branch } => self.if_chain(arms, else_branch, table, &sc),
+            // Handled by `stmt_into` (it becomes three statements).
+            S::Store2 { .. } => None,
             S::While { cond, body } => {
                 // Loops are numbered in source order: a loop before the loops inside it.
                 let id = LoopId(self.next_loop);
@@ -277,6 +653,33 @@ impl Checker<'_> {
                 Some(Stmt::While { id, cond: c2?, body, loc })
             }
         }
+    }
+
+    /// A long `else if` chain as a balanced tree of `if`s: the first half's arms run under
+    /// the disjunction of their conditions, the second half's in the else branch. Only
+    /// one arm runs and conditions have no effects, so this is the chain's meaning, with
+    /// nesting log₂(arms) instead of arms.
+    fn if_chain(
+        &mut self,
+        arms: &[(ast::Expr, Vec<ast::Stmt>, Span)],
+        else_branch: &[ast::Stmt],
+        table: &HashMap<String, (VarId, Type, Span)>,
+        sc: &Scope,
+    ) -> Option<Stmt> {
+        let mut checked = Vec::with_capacity(arms.len());
+        let mut ok = true;
+        for (cond, body, span) in arms {
+            let c2 = self.expr(cond, sc).and_then(|c2| {
+                self.expect(&c2, &cond.span, &Type::Bool, "an `if` condition").map(|_| c2)
+            });
+            let body = self.block(body, table);
+            match c2 {
+                Some(c2) => checked.push((c2, body, self.loc(span))),
+                None => ok = false,
+            }
+        }
+        let else_branch = self.block(else_branch, table);
+        ok.then(|| balanced_chain(&checked, else_branch))
     }
 
     fn mismatch<T>(&mut self, target: &str, want: &Type, found: &Type, span: &Span) -> Option<T> {

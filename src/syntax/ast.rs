@@ -76,6 +76,13 @@ pub enum ExprKind {
         ty: Ty,
         body: Box<Expr>,
     },
+    /// `int(e)` / `bvN(e)`: a conversion to `to` (`Ty` of the target type).
+    Convert {
+        to: Ty,
+        arg: Box<Expr>,
+    },
+    /// The number 1 in the type of `of` (`x++` on an int or a bit-vector).
+    OneLike(Box<Expr>),
     /// Something the builder already reported; the checker skips it silently.
     Error,
 }
@@ -103,6 +110,9 @@ impl Expr {
 pub struct Decl {
     pub ty: Ty,
     pub names: Vec<Ident>,
+    /// `int x = e;`: initialisers, one slot per name (the builder turns them into
+    /// assignments right after the declaration).
+    pub inits: Vec<Option<Expr>>,
     pub span: Span,
 }
 
@@ -118,6 +128,13 @@ pub enum StmtKind {
         index: Expr,
         value: Expr,
     },
+    /// `m[i][j] = e;` on a two-dimensional array.
+    Store2 {
+        target: Ident,
+        index: Expr,
+        inner: Expr,
+        value: Expr,
+    },
     Havoc {
         target: Ident,
     },
@@ -131,6 +148,13 @@ pub enum StmtKind {
     While {
         cond: Expr,
         body: Vec<Stmt>,
+    },
+    /// A long `if c1 {…} else if c2 {…} … else {…}` chain with no `*` condition, kept
+    /// flat (short chains nest in `If`'s else branch). Each arm: condition, branch, and
+    /// the span from its `if`. The checker builds it as a balanced tree of `if`s.
+    IfChain {
+        arms: Vec<(Expr, Vec<Stmt>, Span)>,
+        else_branch: Vec<Stmt>,
     },
 }
 
@@ -149,6 +173,8 @@ pub enum BodyItem {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
     pub name: Ident,
+    /// ForEx procedures defined in this program's section (inlined at their calls).
+    pub functions: Vec<Function>,
     pub items: Vec<BodyItem>,
     pub span: Span,
 }
@@ -185,9 +211,22 @@ impl Default for Ident {
     }
 }
 
+/// `T f(T a, …) { declarations statements return e; }`: a function, inlined where called.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    pub ret: Ty,
+    pub name: Ident,
+    pub params: Vec<(Ty, Ident)>,
+    pub items: Vec<BodyItem>,
+    pub result: Expr,
+    pub span: Span,
+}
+
 /// One parsed file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct File {
+    /// `.fe` functions, visible to every program (in definition order).
+    pub functions: Vec<Function>,
     pub programs: Vec<Program>,
     pub tuples: Vec<Tuple>,
 }

@@ -65,40 +65,119 @@ impl Builder<'_> {
         }
     }
 
-    /// Folds `u0 op1 u1 op2 u2 …` by precedence with explicit stacks (no recursion).
+    /// Folds `u0 op1 u1 op2 u2 …` by precedence. The recursion is over precedence
+    /// levels only (at most ten), never over the length of the chain.
     fn binexpr(&mut self, p: &Pair<Rule>) -> R<Expr> {
         let k = kids(p);
         let mut operands = vec![self.unary(&k[0])?];
         let mut ops: Vec<(BinOp, u8)> = Vec::new();
         let mut i = 1;
         while i + 1 < k.len() {
-            let (op, prec) = self.binop(&k[i])?;
-            while let Some(&(top, top_prec)) = ops.last() {
-                // `==>` is right-associative; everything else is left-associative.
-                if top_prec > prec || (top_prec == prec && prec != PREC_IMPLIES) {
-                    ops.pop();
-                    self.reduce(&mut operands, top)?;
-                } else {
-                    break;
-                }
-            }
-            ops.push((op, prec));
+            ops.push(self.binop(&k[i])?);
             operands.push(self.unary(&k[i + 1])?);
             i += 2;
         }
-        while let Some((op, _)) = ops.pop() {
-            self.reduce(&mut operands, op)?;
-        }
-        operands.pop().ok_or(Reported)
+        self.fold(operands, &ops)
     }
 
-    fn reduce(&mut self, operands: &mut Vec<Expr>, op: BinOp) -> R<()> {
-        let b = operands.pop().ok_or(Reported)?;
-        let a = operands.pop().ok_or(Reported)?;
+    /// `operands[0] ops[0] operands[1] …`: splits at the loosest operators, folds the
+    /// parts, then joins them (see [`Builder::join`]).
+    fn fold(&mut self, operands: Vec<Expr>, ops: &[(BinOp, u8)]) -> R<Expr> {
+        let Some(loosest) = ops.iter().map(|o| o.1).min() else {
+            return operands.into_iter().next().ok_or(Reported);
+        };
+        let mut parts = Vec::new();
+        let mut joins = Vec::new();
+        let mut part_operands = Vec::new();
+        let mut part_ops = Vec::new();
+        let mut it = operands.into_iter();
+        part_operands.push(it.next().ok_or(Reported)?);
+        for (&op, e) in ops.iter().zip(it) {
+            if op.1 == loosest {
+                parts.push(self.fold(std::mem::take(&mut part_operands), &part_ops)?);
+                part_ops.clear();
+                joins.push(op.0);
+            } else {
+                part_ops.push(op);
+            }
+            part_operands.push(e);
+        }
+        parts.push(self.fold(part_operands, &part_ops)?);
+        self.join(parts, &joins, loosest)
+    }
+
+    /// Joins `parts` with operators of one precedence level: to the left (`==>` to the
+    /// right), as written. A long chain (more than [`BALANCE_FROM`] operators) of an
+    /// associative operator is built as a balanced tree instead, so that flat input of
+    /// any length stays shallow: `+`/`-` as (sum of the added) − (sum of the subtracted),
+    /// `==>` as (conjunction of the premises) `==>` conclusion.
+    fn join(&mut self, mut parts: Vec<Expr>, joins: &[BinOp], prec: u8) -> R<Expr> {
+        use BinOp::*;
+        let same = |op: BinOp| joins.iter().all(|j| *j == op);
+        if joins.len() > BALANCE_FROM {
+            if prec == PREC_IMPLIES {
+                let conclusion = parts.pop().ok_or(Reported)?;
+                let premises = self.balanced(parts, And)?;
+                return self.node(Implies, premises, conclusion);
+            }
+            if joins.iter().all(|j| matches!(j, Add | Sub)) {
+                let mut it = parts.into_iter();
+                let mut plus = vec![it.next().ok_or(Reported)?];
+                let mut minus = Vec::new();
+                for (op, e) in joins.iter().zip(it) {
+                    if *op == Add {
+                        plus.push(e)
+                    } else {
+                        minus.push(e)
+                    }
+                }
+                let plus = self.balanced(plus, Add)?;
+                if minus.is_empty() {
+                    return Ok(plus);
+                }
+                let minus = self.balanced(minus, Add)?;
+                return self.node(Sub, plus, minus);
+            }
+            for op in [Mul, And, Or, Iff, BitAnd, BitOr, BitXor] {
+                if same(op) {
+                    return self.balanced(parts, op);
+                }
+            }
+        }
+        if prec == PREC_IMPLIES {
+            let mut acc = parts.pop().ok_or(Reported)?;
+            for (op, e) in joins.iter().rev().zip(parts.into_iter().rev()) {
+                acc = self.node(*op, e, acc)?;
+            }
+            return Ok(acc);
+        }
+        let mut it = parts.into_iter();
+        let mut acc = it.next().ok_or(Reported)?;
+        for (op, e) in joins.iter().zip(it) {
+            acc = self.node(*op, acc, e)?;
+        }
+        Ok(acc)
+    }
+
+    /// `parts` joined by the associative `op` as a balanced tree (depth log₂ of the length).
+    fn balanced(&mut self, mut parts: Vec<Expr>, op: BinOp) -> R<Expr> {
+        while parts.len() > 1 {
+            let mut next = Vec::with_capacity(parts.len().div_ceil(2));
+            let mut it = parts.into_iter();
+            while let Some(a) = it.next() {
+                match it.next() {
+                    Some(b) => next.push(self.node(op, a, b)?),
+                    None => next.push(a),
+                }
+            }
+            parts = next;
+        }
+        parts.pop().ok_or(Reported)
+    }
+
+    fn node(&mut self, op: BinOp, a: Expr, b: Expr) -> R<Expr> {
         let sp = a.span.start..b.span.end;
-        let e = self.check_depth(Expr::binary(op, a, b, sp))?;
-        operands.push(e);
-        Ok(())
+        self.check_depth(Expr::binary(op, a, b, sp))
     }
 
     fn binop(&mut self, p: &Pair<Rule>) -> R<(BinOp, u8)> {
@@ -249,6 +328,14 @@ impl Builder<'_> {
             }
             Rule::var => return self.var(&kids(p)[0]),
             Rule::ite | Rule::quant => return self.expr(p),
+            Rule::conversion => {
+                let k = kids(p);
+                let to = self.base_ty(&k[0]);
+                let arg = self.expr(&k[1])?;
+                let e =
+                    Expr::node(ExprKind::Convert { to, arg: Box::new(arg.clone()) }, sp, &[&arg]);
+                return self.check_depth(e);
+            }
             Rule::call => {
                 let k = kids(p);
                 let mut args = Vec::new();
@@ -344,6 +431,9 @@ impl Builder<'_> {
 }
 
 const PREC_IMPLIES: u8 = 2;
+
+/// Chains with more operators than this (of one associative operator) are balanced.
+const BALANCE_FROM: usize = 64;
 
 /// `x_12` → (`x`, Some(12)); `x_99999999999999999999` → (`x`, None); `x` → None.
 pub fn split_copy_index(name: &str) -> Option<(&str, Option<usize>)> {

@@ -16,7 +16,18 @@ pub fn file(b: &mut Builder, p: &Pair<Rule>) -> File {
                 let k = kids(&item);
                 b.names = Names::Program;
                 let items = b.body(&k[1..]);
-                out.programs.push(Program { name: ident(&k[0]), items, span: span(&item) });
+                out.programs.push(Program {
+                    name: ident(&k[0]),
+                    functions: Vec::new(),
+                    items,
+                    span: span(&item),
+                });
+            }
+            Rule::function_def => {
+                b.names = Names::Program;
+                if let Ok(f) = b.function(&item) {
+                    out.functions.push(f);
+                }
             }
             Rule::tuple_def => {
                 if let Some(t) = tuple(b, &item) {

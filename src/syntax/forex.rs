@@ -35,9 +35,12 @@ pub fn file(b: &mut Builder, p: &Pair<Rule>, stem: &str) -> File {
     for (k, (quantifier, s)) in programs.iter().enumerate() {
         b.names = Names::Program;
         let header = header_span(s);
-        let items = b.body(&kids(s));
+        let (defs, items): (Vec<_>, Vec<_>) =
+            kids(s).into_iter().partition(|c| c.as_rule() == Rule::function_def);
+        let functions = defs.iter().filter_map(|f| b.function(f).ok()).collect();
+        let items = b.body(&items);
         let name = Ident { name: format!("p{k}"), span: header.clone() };
-        out.programs.push(Program { name: name.clone(), items, span: span(s) });
+        out.programs.push(Program { name: name.clone(), functions, items, span: span(s) });
         t.copies.push(CopyDecl {
             name: Ident { name: format!("c{k}"), span: header },
             program: name,

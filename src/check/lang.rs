@@ -1,0 +1,252 @@
+//! Desugarings of the language conveniences (issue 13), so that the engines see only
+//! the core IR: conversions `int(b)`/`bvN(i)`, signed bit-vector functions (`slt`,
+//! `sdiv`, `ashr`, …), `x++`'s one, functions inlined at their calls, two-dimensional
+//! array stores, and loop renumbering after inlining.
+
+use crate::ir::{self, BinOp, Expr, ExprKind, Stmt, Type, UnOp, VarId};
+use num_bigint::BigInt;
+
+/// A checked function: its own variable table (parameters first, then locals, then the
+/// variables of functions it inlined), its body and its result over that table.
+#[derive(Clone, Debug)]
+pub struct FnInfo {
+    pub name: String,
+    pub params: Vec<Type>,
+    pub vars: Vec<ir::VarDecl>,
+    pub body: Vec<Stmt>,
+    pub result: Expr,
+}
+
+impl FnInfo {
+    /// A function whose result depends on its parameters only, without statements: it
+    /// may be called inside expressions (by substitution).
+    pub fn is_pure(&self) -> bool {
+        let mut params_only = true;
+        let n = self.params.len();
+        self.result.for_each_var(&mut |v| params_only &= v.index() < n);
+        self.body.is_empty() && params_only
+    }
+}
+
+/// `e` with parameter `k` (variable `k`) replaced by `args[k]`.
+pub fn substitute(e: &Expr, args: &[Expr]) -> Expr {
+    let kind = match &e.kind {
+        ExprKind::Var(v) => return args.get(v.index()).cloned().unwrap_or_else(|| e.clone()),
+        ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {
+            return e.clone()
+        }
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(substitute(a, args))),
+        ExprKind::Extract { hi, lo, arg } => {
+            ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(substitute(arg, args)) }
+        }
+        ExprKind::Quant { quantifier, var, name, var_ty, body } => ExprKind::Quant {
+            quantifier: *quantifier,
+            var: *var,
+            name: name.clone(),
+            var_ty: var_ty.clone(),
+            body: Box::new(substitute(body, args)),
+        },
+        ExprKind::Binary(op, a, b) => {
+            ExprKind::Binary(*op, Box::new(substitute(a, args)), Box::new(substitute(b, args)))
+        }
+        ExprKind::Select(a, b) => {
+            ExprKind::Select(Box::new(substitute(a, args)), Box::new(substitute(b, args)))
+        }
+        ExprKind::Ite(c, a, b) => ExprKind::Ite(
+            Box::new(substitute(c, args)),
+            Box::new(substitute(a, args)),
+            Box::new(substitute(b, args)),
+        ),
+    };
+    Expr { kind, ty: e.ty.clone() }
+}
+
+pub fn expr_depth(e: &Expr) -> usize {
+    1 + match &e.kind {
+        ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => expr_depth(a),
+        ExprKind::Quant { body, .. } => expr_depth(body),
+        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => expr_depth(a).max(expr_depth(b)),
+        ExprKind::Ite(c, a, b) => expr_depth(c).max(expr_depth(a)).max(expr_depth(b)),
+        _ => 0,
+    }
+}
+
+/// Statement nesting depth of a block (expressions not counted).
+pub fn block_depth(b: &[Stmt]) -> usize {
+    b.iter()
+        .map(|s| match s {
+            Stmt::If { then_branch, else_branch, .. }
+            | Stmt::IfStar { then_branch, else_branch, .. } => {
+                1 + block_depth(then_branch).max(block_depth(else_branch))
+            }
+            Stmt::While { body, .. } => 1 + block_depth(body),
+            _ => 1,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Numbers the loops of `block` in source order, a loop before the loops inside it
+/// (inlined function bodies bring loops whose numbers are the function's).
+pub fn renumber_loops(block: &mut [Stmt], next: &mut u32) {
+    for s in block {
+        match s {
+            Stmt::While { id, body, .. } => {
+                *id = ir::LoopId(*next);
+                *next += 1;
+                renumber_loops(body, next);
+            }
+            Stmt::If { then_branch, else_branch, .. }
+            | Stmt::IfStar { then_branch, else_branch, .. } => {
+                renumber_loops(then_branch, next);
+                renumber_loops(else_branch, next);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `b`'s body renamed by `+offset`.
+pub fn shift(body: &[Stmt], offset: u32) -> Vec<Stmt> {
+    body.iter().map(|s| s.map_vars(&|v: VarId| VarId(v.0 + offset))).collect()
+}
+
+pub fn shift_expr(e: &Expr, offset: u32) -> Expr {
+    e.map_vars(&|v: VarId| VarId(v.0 + offset))
+}
+
+/// The number 1 of type `ty` (int or bit-vector).
+pub fn one(ty: &Type) -> Option<Expr> {
+    match ty {
+        Type::Int => Some(Expr::int(1)),
+        Type::Bv(w) => Some(Expr::bv(1, *w)),
+        _ => None,
+    }
+}
+
+fn ite(c: Expr, a: Expr, b: Expr) -> Expr {
+    let ty = a.ty.clone();
+    Expr { kind: ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)), ty }
+}
+
+fn balanced(mut parts: Vec<Expr>, op: BinOp) -> Expr {
+    while parts.len() > 1 {
+        let mut next = Vec::with_capacity(parts.len().div_ceil(2));
+        let mut it = parts.into_iter();
+        while let Some(a) = it.next() {
+            next.push(match it.next() {
+                Some(b) => Expr::binary(op, a, b),
+                None => a,
+            });
+        }
+        parts = next;
+    }
+    parts.pop().unwrap_or_else(|| Expr::int(0))
+}
+
+fn bit(e: &Expr, k: u32) -> Expr {
+    let b = Expr {
+        kind: ExprKind::Extract { hi: k, lo: k, arg: Box::new(e.clone()) },
+        ty: Type::Bv(1),
+    };
+    Expr::eq(b, Expr::bv(1, 1))
+}
+
+/// `int(e)` for a bit-vector `e` of width `w`: its unsigned value, Σ bit_k · 2^k.
+pub fn int_of_bv(e: &Expr, w: u32) -> Expr {
+    if let ExprKind::Bv(v) = e.kind {
+        return Expr::int(BigInt::from(v));
+    }
+    let terms =
+        (0..w).map(|k| ite(bit(e, k), Expr::int(BigInt::from(1u8) << k), Expr::int(0))).collect();
+    balanced(terms, BinOp::Add)
+}
+
+/// `bvW(e)` for an int `e`: e mod 2^W (two's complement), bit k being (e div 2^k) mod 2
+/// (Euclidean, so negative numbers get their two's-complement bits).
+pub fn bv_of_int(e: &Expr, w: u32) -> Expr {
+    let mask = if w == 128 { u128::MAX } else { (1u128 << w) - 1 };
+    if let ExprKind::Int(n) = &e.kind {
+        let m = BigInt::from(1u8) << w;
+        let r = ((n % &m) + &m) % &m;
+        let v: u128 = r.try_into().unwrap_or(0);
+        return Expr::bv(v & mask, w);
+    }
+    let terms = (0..w)
+        .map(|k| {
+            let shifted = if k == 0 {
+                e.clone()
+            } else {
+                Expr::binary(BinOp::Div, e.clone(), Expr::int(BigInt::from(1u8) << k))
+            };
+            let b = Expr::binary(BinOp::Mod, shifted, Expr::int(2));
+            ite(Expr::eq(b, Expr::int(1)), Expr::bv(1u128 << k, w), Expr::bv(0, w))
+        })
+        .collect();
+    balanced(terms, BinOp::BitOr)
+}
+
+/// The conversion of `e` to `to`; `None` when it has no meaning (arrays).
+pub fn convert(e: Expr, to: &Type) -> Option<Expr> {
+    Some(match (&e.ty, to) {
+        (a, b) if a == b => e,
+        (Type::Bv(w), Type::Int) => int_of_bv(&e, *w),
+        (Type::Int, Type::Bv(w)) => bv_of_int(&e, *w),
+        (Type::Bool, Type::Int) => ite(e, Expr::int(1), Expr::int(0)),
+        (Type::Bool, Type::Bv(w)) => ite(e, Expr::bv(1, *w), Expr::bv(0, *w)),
+        (Type::Bv(v), Type::Bv(w)) if w < v => Expr {
+            kind: ExprKind::Extract { hi: w - 1, lo: 0, arg: Box::new(e) },
+            ty: Type::Bv(*w),
+        },
+        (Type::Bv(v), Type::Bv(w)) => bv_of_int(&int_of_bv(&e, *v), *w),
+        (Type::Int | Type::Bv(_), Type::Bool) => {
+            let zero = if let Type::Bv(w) = e.ty { Expr::bv(0, w) } else { Expr::int(0) };
+            Expr::binary(BinOp::Ne, e, zero)
+        }
+        _ => return None,
+    })
+}
+
+/// The signed bit-vector functions, SMT-LIB style: name and arity.
+pub const SIGNED: [&str; 7] = ["slt", "sle", "sgt", "sge", "sdiv", "srem", "ashr"];
+
+/// `name(a, b)` for a signed function, on bit-vectors of width `w`, following the
+/// SMT-LIB definitions of `bvslt`, `bvsdiv`, `bvsrem` and `bvashr` in terms of their
+/// unsigned counterparts.
+pub fn signed(name: &str, a: Expr, b: Expr, w: u32) -> Expr {
+    let neg =
+        |e: &Expr| Expr { kind: ExprKind::Unary(UnOp::Neg, Box::new(e.clone())), ty: e.ty.clone() };
+    let not = |e: &Expr| Expr {
+        kind: ExprKind::Unary(UnOp::BitNot, Box::new(e.clone())),
+        ty: e.ty.clone(),
+    };
+    let flip = |e: &Expr| Expr::binary(BinOp::BitXor, e.clone(), Expr::bv(1u128 << (w - 1), w));
+    let (sa, sb) = (bit(&a, w - 1), bit(&b, w - 1));
+    let cmp = |op| Expr::binary(op, flip(&a), flip(&b));
+    match name {
+        "slt" => cmp(BinOp::Lt),
+        "sle" => cmp(BinOp::Le),
+        "sgt" => cmp(BinOp::Gt),
+        "sge" => cmp(BinOp::Ge),
+        "sdiv" | "srem" => {
+            let op = if name == "sdiv" { BinOp::Div } else { BinOp::Mod };
+            let u = |x: Expr, y: Expr| Expr::binary(op, x, y);
+            // sdiv: negative when the signs differ; srem: the sign of the dividend.
+            let (nn, np, pn, pp) = (
+                u(neg(&a), neg(&b)),
+                u(neg(&a), b.clone()),
+                u(a.clone(), neg(&b)),
+                u(a.clone(), b.clone()),
+            );
+            if name == "sdiv" {
+                ite(sa, ite(sb.clone(), nn, neg(&np)), ite(sb, neg(&pn), pp))
+            } else {
+                ite(sa, ite(sb.clone(), neg(&nn), neg(&np)), ite(sb, pn, pp))
+            }
+        }
+        _ => {
+            let shr = |x: Expr| Expr::binary(BinOp::Shr, x, b.clone());
+            ite(sa, not(&shr(not(&a))), shr(a.clone()))
+        }
+    }
+}
