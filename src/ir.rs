@@ -501,6 +501,10 @@ pub struct Hints {
     /// Bounds on the number of conjuncts in an invariant guess (`conjuncts a..b;`, `[minC]`/`[maxC]`).
     pub min_conjuncts: Option<u32>,
     pub max_conjuncts: Option<u32>,
+    /// At most this many loop alignments are tried at each loop point (ForEx `[traceBound]`).
+    pub trace_bound: Option<u32>,
+    /// Invariant candidates come from `invariants` only, none are mined (ForEx `[onlyHints]`).
+    pub only_hints: bool,
 }
 
 /// How a tuple's property (`Tuple::post`) judges the copies' runs.

@@ -369,19 +369,21 @@ impl Checker<'_> {
     ) {
         use ast::StmtKind as S;
         let call = match &s.kind {
-            S::Assign { value, .. } | S::Store { value, .. } => match &value.kind {
-                ast::ExprKind::Call { name, args } => self
-                    .functions
-                    .iter()
-                    .position(|f| f.name == name.name && !f.is_pure())
-                    .map(|k| (k, args, value)),
-                _ => None,
-            },
+            S::Assign { value, .. } | S::Store { value, .. } | S::Store2 { value, .. } => {
+                match &value.kind {
+                    ast::ExprKind::Call { name, args } => self
+                        .functions
+                        .iter()
+                        .position(|f| f.name == name.name && !f.is_pure())
+                        .map(|k| (k, args, value)),
+                    _ => None,
+                }
+            }
             _ => None,
         };
         let Some((k, args, value)) = call else {
             if let S::Store2 { target, index, inner, value } = &s.kind {
-                self.store2(s, target, index, inner, value, table, out);
+                self.store2(s, target, index, inner, (value, None), table, out);
             } else if let Some(st) = self.stmt(s, table) {
                 out.push(st);
             }
@@ -402,6 +404,9 @@ impl Checker<'_> {
                     return;
                 }
                 out.push(Stmt::Assign { var, value: result, loc });
+            }
+            S::Store2 { target, index, inner, value } => {
+                self.store2(s, target, index, inner, (value, Some(result)), table, out);
             }
             S::Store { target, index, .. } => {
                 let i = self.expr(index, &sc);
@@ -484,12 +489,16 @@ impl Checker<'_> {
         target: &ast::Ident,
         index: &ast::Expr,
         inner: &ast::Expr,
-        value: &ast::Expr,
+        (value, checked): (&ast::Expr, Option<ir::Expr>),
         table: &HashMap<String, (VarId, Type, Span)>,
         out: &mut Vec<Stmt>,
     ) {
         let sc = Scope::Program { vars: table, at: s.span.start };
-        let (i, j, v) = (self.expr(index, &sc), self.expr(inner, &sc), self.expr(value, &sc));
+        let (i, j) = (self.expr(index, &sc), self.expr(inner, &sc));
+        let v = match checked {
+            Some(v) => Some(v),
+            None => self.expr(value, &sc),
+        };
         let Some((m, ty)) =
             self.program_var(table, s.span.start + 1, &target.name, &target.span, "int[int,int]")
         else {
@@ -799,6 +808,8 @@ impl Checker<'_> {
         tuple.hints.align = t.align.as_ref().map(|a| a.0);
         tuple.hints.min_conjuncts = t.min_conjuncts.as_ref().map(|a| a.0);
         tuple.hints.max_conjuncts = t.max_conjuncts.as_ref().map(|a| a.0);
+        tuple.hints.trace_bound = t.trace_bound;
+        tuple.hints.only_hints = t.only_hints;
         ok.then_some(tuple)
     }
 }

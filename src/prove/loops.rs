@@ -81,8 +81,14 @@ impl<'t> Prover<'t> {
             .filter(|s| s.iter().any(|&k| self.quantifier(waiting[k].0) == Quantifier::Forall))
             .collect();
         subsets.dedup();
-        for subset in subsets {
+        // ForEx `[traceBound] n`: at most n alignments are tried at this loop point.
+        let mut budget = self.tuple.hints.trace_bound.map_or(usize::MAX, |b| b as usize);
+        'alignments: for subset in subsets {
             for counts in count_vectors(subset.len(), bound) {
+                if budget == 0 {
+                    break 'alignments;
+                }
+                budget -= 1;
                 let align: Vec<Aligned<'t>> = subset
                     .iter()
                     .zip(&counts)

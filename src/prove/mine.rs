@@ -27,6 +27,10 @@ pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarI
     for h in &tuple.hints.invariants {
         push(h.clone(), &mut out);
     }
+    // ForEx `[onlyHints]`: the user's candidates only.
+    if tuple.hints.only_hints {
+        return out;
+    }
     for c in tuple.pre.conjuncts().into_iter().chain(tuple.post.conjuncts()) {
         if mentions_modified(c) && !matches!(c.kind, crate::ir::ExprKind::Bool(_)) {
             push(c.clone(), &mut out);

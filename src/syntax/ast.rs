@@ -198,6 +198,9 @@ pub struct Tuple {
     pub align: Option<(u32, Span)>,
     pub min_conjuncts: Option<(u32, Span)>,
     pub max_conjuncts: Option<(u32, Span)>,
+    /// ForEx `[traceBound] n` and `[onlyHints]`.
+    pub trace_bound: Option<u32>,
+    pub only_hints: bool,
     /// `copy.var` names that must exist although `pre`/`post` may not use them
     /// (a shorthand's `high: [h]` list of `ni`).
     pub mentions: Vec<(Ident, Ident)>,

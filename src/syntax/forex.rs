@@ -64,9 +64,13 @@ pub fn file(b: &mut Builder, p: &Pair<Rule>, stem: &str) -> File {
             b.diags.push(
                 Diagnostic::new(format!("unknown section `[{found}]`"), header)
                     .with_label("not a ForEx section")
-                    .with_hint(
-                        "ForEx sections are [forall], [exists], [pre], [post], [inv], [asynchronous], [maxC] and [minC]",
-                    ),
+                    .with_hint(match crate::check::suggest(&found, SECTIONS.iter().copied()) {
+                        Some(s) => format!("did you mean `[{s}]`? write `[{s}]` instead"),
+                        None => format!(
+                            "the sections are {}",
+                            SECTIONS.map(|s| format!("[{s}]")).join(", ")
+                        ),
+                    }),
             );
             continue;
         }
@@ -93,6 +97,8 @@ pub fn file(b: &mut Builder, p: &Pair<Rule>, stem: &str) -> File {
             Rule::sec_async => t.align = b.small_int(&k[0]).ok().map(|n| (n, span(&k[0]))),
             Rule::sec_maxc => t.max_conjuncts = b.small_int(&k[0]).ok().map(|n| (n, span(&k[0]))),
             Rule::sec_minc => t.min_conjuncts = b.small_int(&k[0]).ok().map(|n| (n, span(&k[0]))),
+            Rule::sec_tracebound => t.trace_bound = b.small_int(&k[0]).ok(),
+            Rule::sec_onlyhints => t.only_hints = k.first().is_none_or(|v| v.as_str() == "true"),
             _ => {}
         }
     }
@@ -112,6 +118,58 @@ pub fn file(b: &mut Builder, p: &Pair<Rule>, stem: &str) -> File {
     out
 }
 
+/// The sections of the ForEx format, as written in headers.
+pub const SECTIONS: [&str; 13] = [
+    "forall",
+    "exists",
+    "pre",
+    "post",
+    "inv",
+    "asynchronous",
+    "maxC",
+    "minC",
+    "traceBound",
+    "onlyHints",
+    "z3",
+    "cvc5",
+    "comment",
+];
+
+/// A line holding only `[name]` with an unknown name: reported before parsing, so that it
+/// is never read as an index of the formula above it (`x_1` then `[traceBund]`).
+pub fn unknown_section(src: &str) -> Option<Diagnostic> {
+    let mut offset = 0;
+    for line in src.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim();
+        if trimmed.starts_with("[comment]") {
+            return None;
+        }
+        let Some(name) = trimmed.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else {
+            continue;
+        };
+        let name = name.trim();
+        if name.is_empty()
+            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            || SECTIONS.iter().any(|s| s.eq_ignore_ascii_case(name))
+        {
+            continue;
+        }
+        let at = start + line.find('[').unwrap_or(0);
+        let hint = match crate::check::suggest(name, SECTIONS.iter().copied()) {
+            Some(s) => format!("did you mean `[{s}]`? write `[{s}]` instead"),
+            None => format!("the sections are {}", SECTIONS.map(|s| format!("[{s}]")).join(", ")),
+        };
+        return Some(
+            Diagnostic::new(format!("unknown section `[{name}]`"), at..at + trimmed.len())
+                .with_label("not a ForEx section")
+                .with_hint(hint),
+        );
+    }
+    None
+}
+
 fn formula(b: &mut Builder, p: &Pair<Rule>) -> Option<Expr> {
     b.expr(p).ok()
 }
@@ -126,6 +184,10 @@ fn section_name(rule: Rule) -> &'static str {
         Rule::sec_async => "asynchronous",
         Rule::sec_maxc => "maxC",
         Rule::sec_minc => "minC",
+        Rule::sec_tracebound => "traceBound",
+        Rule::sec_onlyhints => "onlyHints",
+        Rule::sec_solver => "solver",
+        Rule::sec_comment => "comment",
         _ => "?",
     }
 }

@@ -37,7 +37,19 @@ pub fn looks_like_forex(src: &str) -> bool {
     let name: String = r.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
     matches!(
         name.as_str(),
-        "forall" | "exists" | "pre" | "post" | "inv" | "asynchronous" | "maxC" | "minC"
+        "forall"
+            | "exists"
+            | "pre"
+            | "post"
+            | "inv"
+            | "asynchronous"
+            | "maxC"
+            | "minC"
+            | "traceBound"
+            | "onlyHints"
+            | "z3"
+            | "cvc5"
+            | "comment"
     )
 }
 
@@ -51,6 +63,11 @@ pub fn parse(src: &str, format: Format, stem: &str) -> (Option<ast::File>, Vec<D
         Format::Fe => Rule::fe_file,
         Format::Forex => Rule::forex_file,
     };
+    if format == Format::Forex {
+        if let Some(d) = forex::unknown_section(src) {
+            return (None, vec![d]);
+        }
+    }
     let pairs = match FeParser::parse(rule, src) {
         Ok(p) => p,
         Err(first) => {

@@ -45,6 +45,8 @@ pub fn prescan(src: &str) -> Option<Diagnostic> {
                     i += 1;
                 }
             }
+            // ForEx `[comment]`: free text to the end of the file.
+            b'[' if line_start && src[i..].starts_with("[comment]") => return None,
             b'(' | b'[' | b'{' => {
                 if b == b'[' && line_start {
                     keywords = 0;
