@@ -545,6 +545,9 @@ impl Checker<'_> {
             let x = super::lang::substitute(&self.functions[k].result, &args2);
             return self.shallow(x, &e.span);
         }
+        if self.broken_functions.contains(&name.name) {
+            return None;
+        }
         if self.function_names.contains(&name.name) {
             let msg = if self.current_fn.as_deref() == Some(name.name.as_str()) {
                 format!("`{}` calls itself: recursive functions are not supported", name.name)

@@ -34,6 +34,8 @@ pub struct Checker<'a> {
     functions: Vec<lang::FnInfo>,
     /// Every function name of the file (to tell "defined later" from "unknown").
     function_names: Vec<String>,
+    /// Functions whose definition had an error (calls of them stay silent).
+    broken_functions: Vec<String>,
     /// The function being checked.
     current_fn: Option<String>,
     /// Variables the current body gains by inlining (`f::x`, `m[]`), numbered from
@@ -76,6 +78,7 @@ pub fn check(
             .map(|f| f.name.name.clone())
             .collect(),
         current_fn: None,
+        broken_functions: file_ast.broken_functions.clone(),
         inline_vars: Vec::new(),
         inline_base: 0,
         inlined: HashMap::new(),
@@ -255,7 +258,10 @@ impl Checker<'_> {
         let sc = Scope::Program { vars: &table, at: f.result.span.start };
         let result = self.expr(&f.result, &sc);
         self.current_fn = None;
-        let (Some(ret), Some(result), true) = (ret, result, ok) else { return };
+        let (Some(ret), Some(result), true) = (ret, result, ok) else {
+            self.broken_functions.push(f.name.name.clone());
+            return;
+        };
         if result.ty != ret {
             self.diags.push(
                 Diagnostic::new(
@@ -265,6 +271,7 @@ impl Checker<'_> {
                 .with_label(format!("this is {}", result.ty))
                 .with_related(f.ret.span.clone(), "declared return type"),
             );
+            self.broken_functions.push(f.name.name.clone());
             return;
         }
         self.functions.push(lang::FnInfo {

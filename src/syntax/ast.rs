@@ -230,6 +230,8 @@ pub struct Function {
 pub struct File {
     /// `.fe` functions, visible to every program (in definition order).
     pub functions: Vec<Function>,
+    /// Functions whose definition had an error (already reported; calls stay silent).
+    pub broken_functions: Vec<String>,
     pub programs: Vec<Program>,
     pub tuples: Vec<Tuple>,
 }

@@ -246,8 +246,8 @@ impl<'s> Builder<'s> {
         let init = kids(init).into_iter().next();
         if let Some(d) = init.as_ref().filter(|i| i.as_rule() == Rule::for_decl) {
             let dk = kids(d);
-            let (ty, name) = (dk[0].as_str(), dk[1].as_str());
-            let value = dk[2].as_str();
+            let (ty, name) = (dk[0].as_str().trim(), dk[1].as_str());
+            let value = dk[2].as_str().trim();
             self.diags.push(
                 Diagnostic::new("declarations are only allowed at the top of a program", span(d))
                     .with_label("declaration in a `for`")

@@ -25,8 +25,9 @@ pub fn file(b: &mut Builder, p: &Pair<Rule>) -> File {
             }
             Rule::function_def => {
                 b.names = Names::Program;
-                if let Ok(f) = b.function(&item) {
-                    out.functions.push(f);
+                match b.function(&item) {
+                    Ok(f) => out.functions.push(f),
+                    Err(_) => out.broken_functions.push(kids(&item)[1].as_str().to_string()),
                 }
             }
             Rule::tuple_def => {

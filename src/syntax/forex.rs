@@ -37,7 +37,13 @@ pub fn file(b: &mut Builder, p: &Pair<Rule>, stem: &str) -> File {
         let header = header_span(s);
         let (defs, items): (Vec<_>, Vec<_>) =
             kids(s).into_iter().partition(|c| c.as_rule() == Rule::function_def);
-        let functions = defs.iter().filter_map(|f| b.function(f).ok()).collect();
+        let mut functions = Vec::new();
+        for f in &defs {
+            match b.function(f) {
+                Ok(f) => functions.push(f),
+                Err(_) => out.broken_functions.push(kids(f)[1].as_str().to_string()),
+            }
+        }
         let items = b.body(&items);
         let name = Ident { name: format!("p{k}"), span: header.clone() };
         out.programs.push(Program { name: name.clone(), functions, items, span: span(s) });

@@ -259,10 +259,17 @@ fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
         d = d.with_hint("comparison is written `==`");
     } else if KEYWORDS.contains(&word) && expected.iter().any(|x| x == "a name") {
         d = d.with_hint(format!("`{word}` is a reserved word; choose another name"));
+    } else if word == "return" || src[..pos].trim_end().ends_with("return") {
+        d = d.with_hint(
+            "`return e;` may only end a function's body: `int f(int a) { … return e; }`",
+        );
     } else if word.starts_with('#') {
         d = d.with_hint("bit-vector literals are written `#b0101` (binary) or `#xff` (hex)");
     } else if found == "end of file" && expected.iter().any(|x| x == "`}`") {
         d = d.with_hint("the file ends early: is a `}` missing?");
+        if let Some(open) = unclosed_brace(src) {
+            d = d.with_related(open..open + 1, "this `{` is never closed");
+        }
     } else if expected.iter().any(|x| x == "`{`")
         && word != "{"
         && src[..pos].trim_end().ends_with(')')
@@ -270,6 +277,38 @@ fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
         d = d.with_hint("blocks need braces: `if (c) { … }`, `while (c) { … }`");
     }
     d
+}
+
+/// The innermost `{` left open at the end of `src` (comments and strings skipped).
+fn unclosed_brace(src: &str) -> Option<usize> {
+    let bytes = src.as_bytes();
+    let mut open = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = src[i + 2..].find("*/").map_or(bytes.len(), |e| i + 2 + e + 1);
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'{' => open.push(i),
+            b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open.pop()
 }
 
 /// Reserved words (also in `keyword` in grammar.pest).
