@@ -2,6 +2,8 @@
 //! conveniences and ForEx-format parity. Each construct is checked, run by the
 //! interpreter, and decided by the engines (prove / refute / test) on a small tuple.
 
+mod common;
+
 use forex::cancel::Cancel;
 use forex::frontend::{load_source, InputFormat};
 use forex::interp::{run_program, Replay};
@@ -163,4 +165,181 @@ fn a_long_else_if_chain_is_decided_by_every_engine() {
     let m = load("chain.fe", &src);
     assert_verified(tuple(&m, "same"));
     assert_violated(tuple(&m, "differs"));
+}
+
+// ------------------------------------------------------------------ .fe conveniences
+
+const SUM: &str = "
+int sum(int n) {
+  int s = 0, i;
+  for (i = 0; i < n; i++) { s += i; }
+  return s;
+}
+int twice(int a) { return a + a; }
+program p {
+  int n, h, o, t = 1, k = t + 1;
+  o = sum(n);
+  t *= twice(k);
+  t -= 1;
+  t--;
+  k++;
+}
+program leaky {
+  int n, h, o;
+  o = sum(n + h);
+}
+tuple det { forall a: p, b: p; pre a.n == b.n; post a.o == b.o && a.t == b.t && a.k == 3; }
+tuple leak { forall a: leaky, b: leaky; pre a.n == b.n && a.n >= 0 && b.n >= 0; post a.o == b.o; }
+";
+
+#[test]
+fn for_compound_assignments_initialisers_and_functions_run() {
+    let m = load("sum.fe", SUM);
+    assert_eq!(run(&m, "p", &[("n", int(5))], "o"), int(10));
+    // t = 1, k = 2; t *= 4; t -= 1; t--  → 2
+    assert_eq!(run(&m, "p", &[("n", int(5))], "t"), int(2));
+    assert_eq!(run(&m, "p", &[], "k"), int(3));
+    // The function's variables are the program's, named `f::x`.
+    let p = m.program("p").unwrap();
+    assert!(p.var_by_name("sum::s").is_some());
+    assert!(p.var_by_name("twice::a").is_none(), "pure functions are substituted");
+}
+
+#[test]
+fn for_compound_assignments_initialisers_and_functions_are_decided() {
+    let m = load("sum.fe", SUM);
+    assert_verified(tuple(&m, "det"));
+    assert_violated(tuple(&m, "leak"));
+}
+
+const CONVERSIONS: &str = "
+program p {
+  int x, r, back;
+  bv8 b;
+  b = bv8(x);
+  r = int(b);
+  back = int(bv8(r));
+}
+tuple wraps { forall a: p, b: p; pre a.x == b.x + 256; post a.r == b.r && a.back == a.r; }
+tuple half { forall a: p, b: p; pre a.x == b.x + 128; post a.r == b.r; }
+";
+
+#[test]
+fn conversions_wrap_modulo_the_width() {
+    let m = load("conv.fe", CONVERSIONS);
+    for (x, r) in [(0, 0), (255, 255), (256, 0), (300, 44), (-1, 255), (-256, 0), (-300, 212)] {
+        assert_eq!(run(&m, "p", &[("x", int(x))], "r"), int(r), "x = {x}");
+        assert_eq!(run(&m, "p", &[("x", int(x))], "b"), Value::bv(r as u128, 8), "x = {x}");
+    }
+    assert_verified(tuple(&m, "wraps"));
+    assert_violated(tuple(&m, "half"));
+}
+
+const SIGNED: &str = "
+program p {
+  bv4 a, b, q, r, s;
+  bool lt, le, gt, ge;
+  lt = slt(a, b); le = sle(a, b); gt = sgt(a, b); ge = sge(a, b);
+  q = sdiv(a, b); r = srem(a, b); s = ashr(a, b);
+}
+tuple euclid { forall x: p; exists y: p; pre x.a == y.a && x.b == y.b && x.b != #x0;
+  post x.q * x.b + x.r == x.a && (x.lt <==> !x.ge) && (x.le <==> !x.gt); }
+tuple unsigned_differs { forall x: p, y: p; pre x.a == y.a && x.b == y.b; post x.lt == (x.a < x.b); }
+";
+
+fn bv4(v: i64) -> Value {
+    Value::bv((v & 0xf) as u128, 4)
+}
+
+#[test]
+fn signed_bit_vector_functions_follow_smt_lib() {
+    let m = load("signed.fe", SIGNED);
+    let at = |a: i64, b: i64, var: &str| run(&m, "p", &[("a", bv4(a)), ("b", bv4(b))], var);
+    assert_eq!(at(-1, 0, "lt"), Value::bool(true));
+    assert_eq!(at(7, -8, "gt"), Value::bool(true));
+    assert_eq!(at(-7, 2, "q"), bv4(-3), "division truncates toward zero");
+    assert_eq!(at(-7, 2, "r"), bv4(-1), "the remainder has the dividend's sign");
+    assert_eq!(at(7, -2, "q"), bv4(-3));
+    assert_eq!(at(7, -2, "r"), bv4(1));
+    assert_eq!(at(-8, 1, "s"), bv4(-4), "arithmetic shift keeps the sign");
+    assert_eq!(at(4, 1, "s"), bv4(2));
+    assert_eq!(at(-1, 9, "s"), bv4(-1));
+    assert_eq!(at(5, 0, "q"), bv4(-1), "sdiv by zero as SMT-LIB");
+    assert_eq!(at(-5, 0, "q"), bv4(1));
+    assert_eq!(at(-5, 0, "r"), bv4(-5));
+}
+
+#[test]
+fn signed_bit_vector_functions_are_decided_by_every_engine_and_the_oracle() {
+    let m = load("signed.fe", SIGNED);
+    for (name, valid) in [("euclid", true), ("unsigned_differs", false)] {
+        let t = tuple(&m, name);
+        let answer = common::brute::decide(t).expect("in the oracle's fragment");
+        assert_eq!(answer.is_valid(), valid, "{name}: oracle");
+        if valid {
+            assert_verified(t)
+        } else {
+            assert_violated(t)
+        }
+    }
+}
+
+const MATRIX: &str = "
+program p {
+  int[int,int] m;
+  int i, j, o;
+  m[i][j] = 5;
+  m[i][j + 1] = m[i][j] + 1;
+  o = m[i][j + 1];
+}
+program q {
+  int[int,int] m;
+  int i, j, o;
+  m[i][j] = 5;
+  m[j][i] = 7;
+  o = m[i][j];
+}
+tuple six { forall a: p; exists b: p; post a.o == 6; }
+tuple overwritten { forall a: q, b: q; pre a.i == b.i && a.j == b.j; post a.o == 5; }
+";
+
+#[test]
+fn two_dimensional_arrays_store_and_read_by_row() {
+    let m = load("matrix.fe", MATRIX);
+    assert_eq!(run(&m, "p", &[("i", int(2)), ("j", int(3))], "o"), int(6));
+    assert_eq!(run(&m, "q", &[("i", int(2)), ("j", int(2))], "o"), int(7));
+    assert_eq!(run(&m, "q", &[("i", int(2)), ("j", int(3))], "o"), int(5));
+    assert_verified(tuple(&m, "six"));
+    assert_violated(tuple(&m, "overwritten"));
+}
+
+// ------------------------------------------------------------------ ForEx parity
+
+fn forex_file(name: &str) -> Module {
+    let path = format!("{}/tests/inputs/lang/{name}", env!("CARGO_MANIFEST_DIR"));
+    forex::frontend::load_file(std::path::Path::new(&path), InputFormat::Auto)
+        .unwrap_or_else(|d| panic!("{name}:\n{}", d.render(forex::diag::DiagStyle::Short)))
+}
+
+#[test]
+fn forex_files_with_procedures_elif_matrices_and_every_section_are_decided() {
+    let m = forex_file("forex_parity.txt");
+    let t = &m.tuples[0];
+    assert_eq!(t.hints.trace_bound, Some(4));
+    assert!(t.hints.only_hints);
+    assert_verified(t);
+    let m = forex_file("forex_parity_violated.txt");
+    assert_violated(&m.tuples[0]);
+}
+
+#[test]
+fn elif_chains_run_like_else_if() {
+    let m = forex_file("forex_parity_violated.txt");
+    let p = &m.programs[0];
+    let mut state: Vec<Value> = p.vars.iter().map(|v| Value::default_of(&v.ty)).collect();
+    for (x, want) in [(11, 1), (6, 2), (0, 3)] {
+        state[p.var_by_name("x").unwrap().index()] = int(x);
+        run_program(p, &mut state, &mut Replay::new(vec![]), 1000).unwrap();
+        assert_eq!(state[p.var_by_name("o").unwrap().index()], int(want), "x = {x}");
+    }
 }
