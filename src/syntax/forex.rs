@@ -141,39 +141,59 @@ pub const SECTIONS: [&str; 13] = [
     "comment",
 ];
 
-/// A line holding only `[name]` with an unknown name: reported before parsing, so that it
-/// is never read as an index of the formula above it (`x_1` then `[traceBund]`).
-pub fn unknown_section(src: &str) -> Option<Diagnostic> {
-    let mut offset = 0;
+/// Lines holding only `[name]` with an unknown name: each is reported, and it and its
+/// text up to the next line starting with `[` are blanked (offsets kept), so they are
+/// never read as part of a formula (`x_1` then `[traceBund]`). Returns the blanked
+/// source when anything was blanked.
+pub fn unknown_sections(src: &str) -> (Option<String>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut out = String::with_capacity(src.len());
+    let mut blanking = false;
     for line in src.split_inclusive('\n') {
-        let start = offset;
-        offset += line.len();
+        let start = out.len();
         let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            blanking = false;
+        }
         if trimmed.starts_with("[comment]") {
-            return None;
+            out.push_str(&src[start..]);
+            break;
         }
-        let Some(name) = trimmed.strip_prefix('[').and_then(|r| r.strip_suffix(']')) else {
-            continue;
-        };
-        let name = name.trim();
-        if name.is_empty()
-            || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            || SECTIONS.iter().any(|s| s.eq_ignore_ascii_case(name))
-        {
-            continue;
+        let name = trimmed.strip_prefix('[').and_then(|r| r.strip_suffix(']')).map(str::trim);
+        let unknown = name.filter(|n| {
+            !n.is_empty()
+                && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !SECTIONS.iter().any(|s| s.eq_ignore_ascii_case(n))
+        });
+        if let Some(name) = unknown {
+            let at = start + line.find('[').unwrap_or(0);
+            let hint = match crate::check::suggest(name, SECTIONS.iter().copied()) {
+                Some(s) => format!("did you mean `[{s}]`? write `[{s}]` instead"),
+                None => {
+                    format!("the sections are {}", SECTIONS.map(|s| format!("[{s}]")).join(", "))
+                }
+            };
+            diags.push(
+                Diagnostic::new(format!("unknown section `[{name}]`"), at..at + trimmed.len())
+                    .with_label("not a ForEx section")
+                    .with_hint(hint),
+            );
+            blanking = true;
         }
-        let at = start + line.find('[').unwrap_or(0);
-        let hint = match crate::check::suggest(name, SECTIONS.iter().copied()) {
-            Some(s) => format!("did you mean `[{s}]`? write `[{s}]` instead"),
-            None => format!("the sections are {}", SECTIONS.map(|s| format!("[{s}]")).join(", ")),
-        };
-        return Some(
-            Diagnostic::new(format!("unknown section `[{name}]`"), at..at + trimmed.len())
-                .with_label("not a ForEx section")
-                .with_hint(hint),
-        );
+        if blanking {
+            out.extend(line.chars().map(|c| if c == '\n' { '\n' } else { ' ' }));
+            // Keep byte offsets: a multi-byte character becomes as many spaces.
+            let pad = line.len() - line.chars().count();
+            out.extend(std::iter::repeat_n(' ', pad));
+        } else {
+            out.push_str(line);
+        }
     }
-    None
+    if diags.is_empty() {
+        (None, diags)
+    } else {
+        (Some(out), diags)
+    }
 }
 
 fn formula(b: &mut Builder, p: &Pair<Rule>) -> Option<Expr> {

@@ -63,11 +63,13 @@ pub fn parse(src: &str, format: Format, stem: &str) -> (Option<ast::File>, Vec<D
         Format::Fe => Rule::fe_file,
         Format::Forex => Rule::forex_file,
     };
-    if format == Format::Forex {
-        if let Some(d) = forex::unknown_section(src) {
-            return (None, vec![d]);
-        }
-    }
+    // Unknown ForEx sections are reported and blanked out (header and text, offsets
+    // kept), so they never become part of a formula and the rest is still checked.
+    let (blanked, mut early) = match format {
+        Format::Forex => forex::unknown_sections(src),
+        Format::Fe => (None, Vec::new()),
+    };
+    let src = blanked.as_deref().unwrap_or(src);
     let pairs = match FeParser::parse(rule, src) {
         Ok(p) => p,
         Err(first) => {
@@ -76,7 +78,8 @@ pub fn parse(src: &str, format: Format, stem: &str) -> (Option<ast::File>, Vec<D
             // explain an error. The parse result itself does not depend on it.
             pest::set_error_detail(true);
             let e = FeParser::parse(rule, src).err().unwrap_or(first);
-            return (None, vec![syntax_error(src, &e)]);
+            early.push(syntax_error(src, &e));
+            return (None, early);
         }
     };
     let Some(file) = pairs.into_iter().next() else {
@@ -87,7 +90,8 @@ pub fn parse(src: &str, format: Format, stem: &str) -> (Option<ast::File>, Vec<D
         Format::Fe => fe::file(&mut b, &file),
         Format::Forex => forex::file(&mut b, &file, stem),
     };
-    (Some(ast), b.diags)
+    early.append(&mut b.diags);
+    (Some(ast), early)
 }
 
 /// A friendly name for what a rule would have matched.
@@ -182,7 +186,9 @@ fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
             let chars: Vec<char> = token.chars().collect();
             let range = chars.len() == 3 + 1 && chars[1] == '.' && chars[2] == '.';
             let noise = matches!(token.as_str(), "BUILTIN_RULE" | "//" | "/*" | "\u{feff}");
-            if !noise && !range && !token.trim().is_empty() {
+            // `x = e` is the statement people mean; `+=`, `++`… would only crowd the list.
+            let compound = matches!(token.as_str(), "+=" | "-=" | "*=" | "++" | "--");
+            if !noise && !range && !compound && !token.trim().is_empty() {
                 push(&mut tokens, format!("`{token}`"));
             }
         }
