@@ -215,21 +215,21 @@ fn for_compound_assignments_initialisers_and_functions_are_decided() {
 const CONVERSIONS: &str = "
 program p {
   int x, r, back;
-  bv8 b;
-  b = bv8(x);
+  bv4 b;
+  b = bv4(x);
   r = int(b);
-  back = int(bv8(r));
+  back = int(bv4(r));
 }
-tuple wraps { forall a: p, b: p; pre a.x == b.x + 256; post a.r == b.r && a.back == a.r; }
-tuple half { forall a: p, b: p; pre a.x == b.x + 128; post a.r == b.r; }
+tuple wraps { forall a: p, b: p; pre a.x == b.x + 16; post a.r == b.r && a.back == a.r; }
+tuple half { forall a: p, b: p; pre a.x == b.x + 8; post a.r == b.r; }
 ";
 
 #[test]
 fn conversions_wrap_modulo_the_width() {
     let m = load("conv.fe", CONVERSIONS);
-    for (x, r) in [(0, 0), (255, 255), (256, 0), (300, 44), (-1, 255), (-256, 0), (-300, 212)] {
+    for (x, r) in [(0, 0), (15, 15), (16, 0), (20, 4), (-1, 15), (-16, 0), (-20, 12)] {
         assert_eq!(run(&m, "p", &[("x", int(x))], "r"), int(r), "x = {x}");
-        assert_eq!(run(&m, "p", &[("x", int(x))], "b"), Value::bv(r as u128, 8), "x = {x}");
+        assert_eq!(run(&m, "p", &[("x", int(x))], "b"), Value::bv(r as u128, 4), "x = {x}");
     }
     assert_verified(tuple(&m, "wraps"));
     assert_violated(tuple(&m, "half"));
