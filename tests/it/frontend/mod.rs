@@ -1,0 +1,7 @@
+//! The front end: parsing and checking `.fe` and ForEx input, diagnostics, the IR.
+
+mod check_valid;
+mod diagnostics;
+mod fe_roundtrip;
+mod fuzz;
+mod ir_invariants;
