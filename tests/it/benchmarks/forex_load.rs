@@ -1,20 +1,13 @@
 //! Every ForEx benchmark instance parses and checks, with one copy per `[forall]` /
 //! `[exists]` section (∀ first). Skipped with a notice when `../shared` is absent.
 
+use crate::common::corpus;
 use forex::frontend::{load_file, InputFormat};
 use forex::ir::Quantifier;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn instances() -> Option<Vec<PathBuf>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/forex");
-    if !root.is_dir() {
-        eprintln!("NOTICE: {} is absent; skipping the ForEx benchmark test", root.display());
-        return None;
-    }
-    let pattern = format!("{}/**/*.txt", root.display());
-    let mut files: Vec<PathBuf> = glob::glob(&pattern).unwrap().filter_map(Result::ok).collect();
-    files.sort();
-    Some(files)
+    Some(corpus::forex_suite()?.into_iter().map(|i| i.path).collect())
 }
 
 #[test]

@@ -2,31 +2,19 @@
 //! the `hypro/p1_*` GNI instances, which the original ForEx wrongly verified.
 //! Skipped with a notice when the benchmarks are not next to the project.
 
+use crate::common::corpus::{self, Expect, Instance};
 use forex::cancel::Cancel;
 use forex::frontend::{load_file, InputFormat};
 use forex::hypertest::{hypertest_report, Strategy, TestOptions};
-use std::path::Path;
 use std::time::Duration;
 
 #[test]
 fn finds_the_violations_of_the_invalid_forex_instances() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/forex");
-    let Ok(expected) = std::fs::read_to_string(root.join("EXPECTED.tsv")) else {
-        eprintln!("skipped: no ForEx benchmarks at {}", root.display());
-        return;
-    };
-    let violated: Vec<&str> = expected
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| {
-            let mut f = l.split('\t');
-            let (file, verdict) = (f.next()?, f.next()?);
-            (verdict == "violated").then_some(file)
-        })
-        .collect();
+    let Some(instances) = corpus::forex_suite() else { return };
+    let violated: Vec<_> = instances.iter().filter(|i| i.expect == Expect::Violated).collect();
     assert!(!violated.is_empty());
-    for file in violated {
-        let module = load_file(&root.join(file), InputFormat::Auto)
+    for Instance { rel: file, path, .. } in violated {
+        let module = load_file(path, InputFormat::Auto)
             .unwrap_or_else(|d| panic!("{file}: {}", d.messages.join("; ")));
         for t in &module.tuples {
             let opts =

@@ -1,6 +1,7 @@
 //! The six `hypro/p1_*` ForEx instances are invalid (ForEx "verified" them through a
 //! join bug, DESIGN.md §2): the refuter must find counterexamples that replay.
 
+use crate::common::corpus;
 use forex::cancel::Cancel;
 use forex::frontend::{load_file, InputFormat};
 use forex::refute::{refute, replay_counterexample, RefuteOptions};
@@ -8,7 +9,7 @@ use forex::verdict::Verdict;
 use std::path::PathBuf;
 
 fn hypro_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/forex/hypro")
+    corpus::forex_dir().join("hypro")
 }
 
 #[test]

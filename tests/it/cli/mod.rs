@@ -3,4 +3,5 @@
 mod check;
 mod prove;
 mod refute;
+mod report_snapshots;
 mod run_test;

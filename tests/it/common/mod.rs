@@ -4,4 +4,5 @@
 
 pub mod brute;
 pub mod build;
+pub mod corpus;
 pub mod gen;

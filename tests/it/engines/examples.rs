@@ -3,18 +3,13 @@
 //! and bit-vector tuples), and never contradicted by an engine.
 
 use crate::common::brute::{decide, Answer};
+use crate::common::corpus::{self, Expect};
 use forex::cancel::Cancel;
 use forex::frontend::{load_file, InputFormat};
 use forex::ir::Tuple;
 use forex::verdict::Verdict;
 use std::path::PathBuf;
 use std::time::Duration;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Expect {
-    Verified,
-    Violated,
-}
 
 struct Example {
     path: PathBuf,
@@ -23,24 +18,15 @@ struct Example {
 }
 
 fn examples() -> Vec<Example> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("examples folder")
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "fe"))
-        .collect();
-    paths.sort();
-    paths
+    corpus::examples()
         .into_iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let first = text.lines().next().unwrap_or("");
-            let expect = match first.trim() {
-                "// expect: verified" => Expect::Verified,
-                "// expect: violated" => Expect::Violated,
-                other => panic!("{}: first line {other:?} is not an expect line", path.display()),
-            };
-            let second = text.lines().nth(1).unwrap_or("");
+        .map(|ex| {
+            let path = ex.path;
+            let first = ex.text.lines().next().unwrap_or("");
+            let expect = ex.expect.unwrap_or_else(|| {
+                panic!("{}: first line {first:?} is not an expect line", path.display())
+            });
+            let second = ex.text.lines().nth(1).unwrap_or("");
             assert!(second.starts_with("// "), "{}: no explanation comment", path.display());
             let module = load_file(&path, InputFormat::Auto)
                 .unwrap_or_else(|d| panic!("{}: does not check:\n{d:?}", path.display()));

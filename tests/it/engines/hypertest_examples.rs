@@ -4,31 +4,23 @@
 //! Hypertesting must find the violation of every `violated` example whose violation
 //! concrete search can reach, and must never report `violated` on a `verified` one.
 
+use crate::common::corpus::{self, Expect};
 use forex::cancel::Cancel;
 use forex::frontend::{load_file, InputFormat};
 use forex::hypertest::{hypertest_report, Strategy, TestOptions};
 use forex::interp::{run_program, Chooser, RunEnd};
 use forex::ir::{Loc, Module, Type};
 use forex::value::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-fn examples() -> Vec<(PathBuf, String, Module)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == "fe"));
-    paths.sort();
-    assert!(!paths.is_empty(), "no examples in {}", dir.display());
-    paths
+fn examples() -> Vec<(PathBuf, Option<Expect>, Module)> {
+    corpus::examples()
         .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap();
-            let module = load_file(&p, InputFormat::Auto)
-                .unwrap_or_else(|d| panic!("{}: {}", p.display(), d.messages.join("; ")));
-            let expect = text.lines().next().unwrap_or("").trim().to_string();
-            (p, expect, module)
+        .map(|ex| {
+            let module = load_file(&ex.path, InputFormat::Auto)
+                .unwrap_or_else(|d| panic!("{}: {}", ex.path.display(), d.messages.join("; ")));
+            (ex.path, ex.expect, module)
         })
         .collect()
 }
@@ -78,13 +70,13 @@ fn hypertesting_finds_example_violations_and_only_those() {
         for t in &module.tuples {
             for strategy in [Strategy::Fuzz, Strategy::Evo] {
                 let opts = TestOptions { strategy, budget: Duration::from_secs(60), seed: 3 };
-                let runs = if expect.ends_with("violated") { 3000 } else { 150 };
+                let runs = if expect == Some(Expect::Violated) { 3000 } else { 150 };
                 let r = hypertest_report(t, &opts, Some(runs), &Cancel::new());
                 let what = format!("{}: {} ({strategy:?}): {}", path.display(), t.name, r.reason());
-                match expect.as_str() {
-                    "// expect: violated" => assert!(r.counterexample.is_some(), "{what}"),
-                    "// expect: verified" => assert!(r.counterexample.is_none(), "{what}"),
-                    other => panic!("{}: unexpected first line {other:?}", path.display()),
+                match expect {
+                    Some(Expect::Violated) => assert!(r.counterexample.is_some(), "{what}"),
+                    Some(Expect::Verified) => assert!(r.counterexample.is_none(), "{what}"),
+                    None => panic!("{}: the first line is not an expect line", path.display()),
                 }
             }
         }

@@ -1,6 +1,7 @@
 //! Every example marked `// expect: violated` is refuted with a counterexample that
 //! replays; no example marked `// expect: verified` is refuted. Times are printed.
 
+use crate::common::corpus;
 use forex::cancel::Cancel;
 use forex::frontend::{load_file, InputFormat};
 use forex::refute::{refute, replay_counterexample, RefuteOptions};
@@ -9,18 +10,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 fn examples() -> Vec<(PathBuf, String)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut out: Vec<(PathBuf, String)> = glob::glob(&format!("{}/**/*.fe", dir.display()))
-        .expect("pattern")
-        .filter_map(Result::ok)
-        .filter_map(|p| {
-            let text = std::fs::read_to_string(&p).ok()?;
-            let expect = text.lines().find_map(|l| l.trim().strip_prefix("// expect:"))?;
-            Some((p, expect.trim().to_string()))
-        })
-        .collect();
-    out.sort();
-    out
+    corpus::examples()
+        .into_iter()
+        .filter_map(|ex| Some((ex.path, ex.expect?.name().to_string())))
+        .collect()
 }
 
 #[test]
