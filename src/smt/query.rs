@@ -40,7 +40,10 @@ const DEFAULT_QUERY_CAP: Duration = Duration::from_secs(60);
 
 /// Issues queries for one prover run. Holds the cache and counters.
 pub struct QueryEngine {
-    cache: HashMap<String, Answer>,
+    /// Keyed by the assertion itself: Z3 hash-conses terms, so hashing and equality are
+    /// by node identity and cost O(1). (Printing the query as text, as an earlier version
+    /// did, is exponential on a shared DAG and cannot be interrupted.)
+    cache: HashMap<Bool, Answer>,
     /// Queries sent to Z3 (cache hits excluded).
     pub queries: u64,
     /// Queries answered from the cache.
@@ -128,22 +131,21 @@ impl QueryEngine {
             let ps: Vec<&dyn Ast> = params.iter().map(|c| c as &dyn Ast).collect();
             z3::ast::forall_const(&ps, &[], &body)
         };
-        let key = assertion.to_string();
-        if let Some(answer) = self.cache.get(&key) {
+        if let Some(answer) = self.cache.get(&assertion) {
             self.cache_hits += 1;
             return answer.clone();
         }
         let t0 = std::time::Instant::now();
         let answer = self.solve(&assertion, !params.is_empty() && arithmetic);
+        let key = assertion;
         // A development aid for measuring how Z3 fares with each query shape.
         if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
             eprintln!(
-                "smt: {} params, {} inner, {:?}, {:?}, {} chars",
+                "smt: {} params, {} inner, {:?}, {:?}",
                 params.len(),
                 inner.len(),
                 answer,
                 t0.elapsed(),
-                key.len()
             );
         }
         // Unknowns depend on the time left; only definitive answers are reusable.
