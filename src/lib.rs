@@ -19,6 +19,7 @@ pub mod prove;
 pub mod refute;
 pub mod report;
 pub mod smt;
+pub mod symex;
 pub mod syntax;
 pub mod value;
 pub mod verdict;

@@ -95,7 +95,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
             engine: args.engine,
             timeout,
             prove: ProveOptions { explain: args.explain, dump_smt: args.dump_smt.clone() },
-            refute: RefuteOptions::default(),
+            refute: RefuteOptions { dump_smt: args.dump_smt.clone(), ..RefuteOptions::default() },
         },
         jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),
         fail_fast: args.fail_fast,

@@ -136,7 +136,7 @@ impl<'t> Executor<'t> {
     /// `state`: ∀ copies final, ∃ copies initial.
     fn judge(&mut self, state: &[Value]) -> Verdict {
         if self.tuple.is_k_safety() {
-            return match holds(self.tuple, &self.tuple.post, state) {
+            return match holds(&self.cancel, &self.tuple.post, state) {
                 Some(true) => Verdict::Pass,
                 None => Verdict::Undecided,
                 Some(false) => {
@@ -145,7 +145,7 @@ impl<'t> Executor<'t> {
                         .post
                         .conjuncts()
                         .into_iter()
-                        .find(|c| holds(self.tuple, c, state) == Some(false))
+                        .find(|c| holds(&self.cancel, c, state) == Some(false))
                         .map(|c| crate::pretty::tuple_expr(self.tuple, c));
                     let explanation = match &conjunct {
                         Some(c) => format!("post is false on the final states: {c} fails"),
@@ -207,7 +207,7 @@ impl<'t> Executor<'t> {
                     _ => return None,
                 }
             }
-            if blocked.is_none() && holds(self.tuple, &self.tuple.post, &s) == Some(true) {
+            if blocked.is_none() && holds(&self.cancel, &self.tuple.post, &s) == Some(true) {
                 return Some(Verdict::Pass);
             }
             if deterministic {
@@ -217,7 +217,7 @@ impl<'t> Executor<'t> {
                          the assume at {at}",
                         self.tuple.copies[c].name
                     ),
-                    None if holds(self.tuple, &self.tuple.post, &s) == Some(false) => {
+                    None if holds(&self.cancel, &self.tuple.post, &s) == Some(false) => {
                         "the ∃ copies make no choices here, and their only runs end in states \
                          where post is false"
                             .to_string()

@@ -99,6 +99,7 @@ impl<'t> Prover<'t> {
             }
             Answer::Invalid => Err(Fail::invalid(what.to_string())),
             Answer::Unknown(why) => {
+                let why = why.to_string();
                 self.saw_unknown = Some(why.clone());
                 Err(Fail { unknown: true, msg: format!("{what}: {why}") })
             }

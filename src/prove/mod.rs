@@ -89,6 +89,6 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         verdict,
         engine: Engine::Prove,
         time: start.elapsed(),
-        stats: Stats { queries: p.smt.queries, candidates: p.candidates, ..Stats::default() },
+        stats: Stats { queries: p.smt.queries(), candidates: p.candidates, ..Stats::default() },
     }
 }

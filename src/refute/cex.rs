@@ -2,8 +2,9 @@
 //! [`Counterexample`].
 
 use super::exists::{no_exists_run_formula, no_run_text, unknown_reason};
-use super::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
 use super::{var_name, RefuteOptions, Round};
+use crate::smt::session::Dump;
+use crate::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
 
 /// Undecided ∀-path queries after which a round gives up.
 const MAX_UNKNOWNS: u32 = 3;
@@ -34,9 +35,8 @@ pub(super) fn round(
     solver.assert(encode_bool(&tuple.pre, &|v| initial[&v].clone()));
     let forall: Vec<usize> = tuple.forall_copies().map(|(i, _)| i).collect();
     let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
-    let mut ctx = Ctx::new(&solver, cancel, bound);
-    ctx.query_limit = opts.query_timeout;
-    ctx.max_paths = opts.max_paths;
+    let mut ctx = Ctx::new(&solver, cancel, bound, opts.limits());
+    ctx.dump = Dump::new(opts.dump_smt.as_ref(), &tuple.name, &format!("refute_k{bound}"));
     let mut bound_hit = false;
     let mut unknown = None;
     let mut unknowns = 0;

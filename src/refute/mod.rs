@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 mod cex;
 pub mod exists;
 mod replay;
-pub mod symex;
 
 pub use replay::replay_counterexample;
 
@@ -35,6 +34,15 @@ pub struct RefuteOptions {
     /// In the prove/refute portfolio, the refuter starts once the prover has run this
     /// long or gave up (so quick proofs pay nothing for the portfolio).
     pub portfolio_delay: Duration,
+    /// `--dump-smt`: write every SMT check of the refuter into this folder.
+    pub dump_smt: Option<std::path::PathBuf>,
+}
+
+impl RefuteOptions {
+    /// The exploration limits these options set.
+    pub fn limits(&self) -> crate::symex::Limits {
+        crate::symex::Limits { query_limit: self.query_timeout, max_paths: self.max_paths }
+    }
 }
 
 impl Default for RefuteOptions {
@@ -44,6 +52,7 @@ impl Default for RefuteOptions {
             query_timeout: Duration::from_secs(2),
             max_paths: 2_000,
             portfolio_delay: Duration::from_millis(100),
+            dump_smt: None,
         }
     }
 }

@@ -5,10 +5,14 @@ use crate::cancel::Cancel;
 use crate::interp::{run_copy, Replay, RunEnd};
 use crate::ir::{Expr, Quantifier, Tuple};
 use crate::smt::encode::{encode_bool, value_term};
+use crate::smt::session::Sat;
 use crate::value::Value;
 use crate::verdict::{CopyRun, Counterexample};
 use z3::ast::Ast;
-use z3::{SatResult, Solver};
+use z3::Solver;
+
+/// Time limit of the one Z3 check replay may need (a quantified `pre`).
+const REPLAY_QUERY_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Step limit for replaying one ∀ copy.
 const REPLAY_STEPS: u64 = 10_000_000;
@@ -22,7 +26,7 @@ pub fn replay_counterexample(
     cancel: &Cancel,
 ) -> Result<(), String> {
     let mut state = initial_state(tuple, cex)?;
-    match eval_closed(&tuple.pre, &state) {
+    match eval_closed(&tuple.pre, &state, cancel) {
         Some(true) => {}
         Some(false) => return Err("the initial values do not satisfy pre".into()),
         None => return Err("could not evaluate pre on the initial values".into()),
@@ -128,16 +132,16 @@ pub(super) fn end_state(tuple: &Tuple, cex: &Counterexample) -> Result<Vec<Value
 
 /// Evaluates a closed formula (variables replaced by `state`) with Z3; `None` if the
 /// solver cannot decide it (e.g. a hard quantifier).
-pub fn eval_closed(e: &Expr, state: &[Value]) -> Option<bool> {
+pub fn eval_closed(e: &Expr, state: &[Value], cancel: &Cancel) -> Option<bool> {
     let t = encode_bool(e, &|v| value_term(&state[v.index()]));
     if let Some(b) = t.simplify().as_bool() {
         return Some(b);
     }
     let s = Solver::new();
     s.assert(&t);
-    match s.check() {
-        SatResult::Sat => Some(true),
-        SatResult::Unsat => Some(false),
-        SatResult::Unknown => None,
+    match crate::smt::session::check(&s, &[], cancel, Some(REPLAY_QUERY_LIMIT)) {
+        Sat::Sat => Some(true),
+        Sat::Unsat => Some(false),
+        Sat::Unknown(_) => None,
     }
 }

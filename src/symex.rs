@@ -1,5 +1,6 @@
-//! Bounded symbolic execution of tuple copies, shared by the refuter (∀ and ∃ sides)
-//! and the ∃-run check.
+//! Bounded symbolic execution of tuple copies: engine-neutral machinery shared by the
+//! refuter (∀ and ∃ sides), the ∃-run check and hypertesting (through it). Its checks go
+//! through [`crate::smt::session::check`], so they honour the caller's token and limits.
 //!
 //! The copies given to [`explore`] run one after the other over a single symbolic state
 //! (their variables are distinct), so the paths of the sequence are exactly the product
@@ -12,6 +13,7 @@
 use crate::cancel::Cancel;
 use crate::ir::{Loc, Quantifier, Stmt, Tuple, Type, VarId};
 use crate::smt::encode::{encode, encode_bool, fresh};
+use crate::smt::session::{self, Dump, Sat};
 use std::time::Duration;
 use z3::ast::{Array, Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
@@ -66,6 +68,8 @@ pub struct Ctx<'s> {
     pub query_limit: Duration,
     /// Largest number of path ends (∀ and ∃) one exploration may reach.
     pub max_paths: u64,
+    /// `--dump-smt`: where each check is written.
+    pub dump: Option<Dump>,
     /// SMT checks issued.
     pub queries: u64,
     /// Path ends reached.
@@ -76,14 +80,25 @@ pub struct Ctx<'s> {
     pub too_many_paths: bool,
 }
 
+/// The limits of one exploration, given by the engine's options (no defaults here, so
+/// the engines' options are the one place they are set).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Time limit of one SMT check.
+    pub query_limit: Duration,
+    /// Largest number of path ends one exploration may reach.
+    pub max_paths: u64,
+}
+
 impl<'s> Ctx<'s> {
-    pub fn new(solver: &'s Solver, cancel: &'s Cancel, bound: u32) -> Self {
+    pub fn new(solver: &'s Solver, cancel: &'s Cancel, bound: u32, limits: Limits) -> Self {
         Ctx {
             solver,
             cancel,
             bound,
-            query_limit: Duration::from_secs(2),
-            max_paths: 5_000,
+            query_limit: limits.query_limit,
+            max_paths: limits.max_paths,
+            dump: None,
             queries: 0,
             paths: 0,
             cancelled: false,
@@ -105,21 +120,23 @@ impl<'s> Ctx<'s> {
         if self.stopped() {
             return SatResult::Unknown;
         }
-        // The limit is enforced by the interrupt watcher, not Z3's `timeout` parameter:
-        // Z3 4.8.12's timer can deadlock when it fires as a check ends (seen with limits
-        // of a few ms: the engine then never returns, so its `unknown` never comes).
-        let limited = self.cancel.with_timeout(self.query_limit);
-        let _watch = crate::interrupt::watch(&limited);
         self.queries += 1;
-        let r = if extra.is_empty() {
-            self.solver.check()
-        } else {
-            self.solver.check_assumptions(extra)
-        };
-        if r == SatResult::Unknown && self.cancel.is_cancelled() {
+        if let Some(d) = &mut self.dump {
+            d.write(self.solver, extra);
+        }
+        let r = session::check(self.solver, extra, self.cancel, Some(self.query_limit));
+        if let Sat::Unknown(session::Why::MemoryOut) = r {
+            // Out of memory: stop exploring, as for a cancel (the round reports unknown).
             self.cancelled = true;
         }
-        r
+        if matches!(r, Sat::Unknown(_)) && self.cancel.is_cancelled() {
+            self.cancelled = true;
+        }
+        match r {
+            Sat::Sat => SatResult::Sat,
+            Sat::Unsat => SatResult::Unsat,
+            Sat::Unknown(_) => SatResult::Unknown,
+        }
     }
 
     /// Counts a path end; `false` when the path budget is used up.
