@@ -1,4 +1,4 @@
-//! genpp: parametric strongest postconditions over all copies at once (DESIGN.md §2).
+//! genpp: parametric strongest postconditions over all copies at once (../shared/DESIGN.md §2).
 //!
 //! A configuration holds, per copy, the statements still to run, and one symbolic state
 //! for the whole tuple. Loop-free `if`s are joined on the spot (ite terms); `if`s whose

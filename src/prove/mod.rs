@@ -1,5 +1,5 @@
 //! The ForEx prover: parametric strongest postconditions (genpp), loop alignment by an
-//! invariant/counter lattice, and ∀∃∀ queries to Z3 (DESIGN.md §2).
+//! invariant/counter lattice, and ∀∃∀ queries to Z3 (../shared/DESIGN.md §2).
 //!
 //! Soundness rests on three rules: every symbol has one global id and is never renamed;
 //! every obligation of a path (∃-side restrictions, initiations, merged consecutions and

@@ -1,6 +1,6 @@
 //! The refuter: bounded ∀∃ symbolic execution that finds concrete, replayed
 //! counterexamples (the lazy algorithm of Correnson, Nießen, Finkbeiner and
-//! Weissenbacher, OOPSLA 2024, as described in DESIGN.md §3).
+//! Weissenbacher, OOPSLA 2024, as described in ../shared/DESIGN.md §3).
 //!
 //! For a growing loop bound k, the ∀ copies' symbolic paths are enumerated one at a
 //! time (their product; infeasible prefixes are pruned by the solver as soon as a branch

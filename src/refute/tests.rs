@@ -63,7 +63,8 @@ fn k_safety_non_leak_is_not_refuted_and_search_is_exhaustive() {
     assert!(reason.contains("covered every run"), "{reason}");
 }
 
-/// The DESIGN.md example: `r = *; assume 0 <= r < 100; if (r == 50) o = h + l else o = l`.
+/// The example of ../shared/DESIGN.md:
+/// `r = *; assume 0 <= r < 100; if (r == 50) o = h + l else o = l`.
 fn design_leak() -> crate::ir::Program {
     let p =
         P::new("leak", &[("h", Type::Int), ("l", Type::Int), ("o", Type::Int), ("r", Type::Int)]);
