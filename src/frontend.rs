@@ -11,7 +11,7 @@ use crate::syntax::{self, Format};
 use std::path::Path;
 
 /// Which input language a file is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum InputFormat {
     /// ForEx format when the first section header is `[forall]` or `[exists]`, else `.fe`.
     #[default]

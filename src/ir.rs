@@ -154,10 +154,29 @@ impl BinOp {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How a copy is quantified. Serialized as `"forall"` / `"exists"` (counterexamples).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Quantifier {
     Forall,
     Exists,
+}
+
+impl Quantifier {
+    /// `forall` or `exists`, as written in `.fe`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Quantifier::Forall => "forall",
+            Quantifier::Exists => "exists",
+        }
+    }
+    /// `∀` or `∃`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Quantifier::Forall => "∀",
+            Quantifier::Exists => "∃",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

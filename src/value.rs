@@ -1,6 +1,10 @@
 //! Concrete values: what the interpreter computes, what counterexamples report, and
 //! what hypertests generate. One representation for all of them.
 
+mod parse;
+
+pub use parse::split_top_level;
+
 use crate::ir::Type;
 use num_bigint::BigInt;
 use num_traits::Zero;

@@ -14,7 +14,7 @@ use crate::cancel::Cancel;
 use crate::interrupt;
 use crate::ir::Tuple;
 use crate::report::{Report, Status, Stop, TupleResult};
-use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use crate::verdict::{Engine, Outcome, Stats, UnknownReason, Verdict};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
@@ -46,7 +46,7 @@ struct Running {
     cancel: Cancel,
 }
 
-fn internal_error(reason: String) -> Outcome {
+fn internal_error(reason: UnknownReason) -> Outcome {
     Outcome {
         verdict: Verdict::Unknown { reason },
         engine: Engine::Prove,
@@ -81,10 +81,10 @@ fn spawn(
             let start = Instant::now();
             let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
                 .unwrap_or_else(|p| {
-                    internal_error(format!(
+                    internal_error(UnknownReason::EnginePanic(format!(
                         "internal error: the engine panicked: {}",
                         panic_message(&*p)
-                    ))
+                    )))
                 });
             // The report's time is the tuple's wall-clock time, whatever the engines count.
             outcome.time = start.elapsed();
@@ -92,16 +92,21 @@ fn spawn(
             let _ = tx.send((index, outcome));
         });
     if let Err(e) = started {
-        let _ = failed
-            .send((index, internal_error(format!("internal error: cannot start a thread: {e}"))));
+        let _ = failed.send((
+            index,
+            internal_error(UnknownReason::Internal(format!(
+                "internal error: cannot start a thread: {e}"
+            ))),
+        ));
     }
 }
 
 /// Makes sure an `unknown` caused by the deadline says so, whatever the engine wrote.
 fn note_timeout(mut outcome: Outcome, cancel: &Cancel, timeout: Duration) -> Outcome {
     if let Verdict::Unknown { reason } = &mut outcome.verdict {
-        if cancel.timed_out() && !reason.contains("timeout") {
-            *reason = format!("timeout after {} s ({reason})", timeout.as_secs_f64());
+        if cancel.timed_out() && !reason.is_timeout() {
+            let during = Box::new(reason.clone());
+            *reason = UnknownReason::Timeout { limit: timeout, during };
         }
     }
     outcome
@@ -189,7 +194,7 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
             // A tuple cut short by the stop did not finish: it is listed, not reported.
             let cut_short = stopped.is_some() && !outcome.verdict.is_definitive();
             if !cut_short {
-                progress.record(outcome.verdict.name());
+                progress.record(outcome.verdict.kind());
                 let violated = matches!(outcome.verdict, Verdict::Violated { .. });
                 let (file, tuple) = todo[i].take().expect("a todo entry");
                 results[i] = Some(TupleResult {
@@ -282,11 +287,11 @@ mod tests {
                 while !cancel.is_cancelled() {
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                outcome(Verdict::Unknown { reason: "cancelled".into() })
+                outcome(Verdict::Unknown { reason: UnknownReason::Cancelled("cancelled".into()) })
             } else if name.starts_with("panic") {
                 panic!("engine bug");
             } else {
-                outcome(Verdict::Unknown { reason: "no idea".into() })
+                outcome(Verdict::Unknown { reason: UnknownReason::Internal("no idea".into()) })
             }
         })
     }
@@ -401,7 +406,7 @@ mod tests {
                 trigger.cancel();
                 std::thread::sleep(Duration::from_secs(30));
             }
-            outcome(Verdict::Unknown { reason: "late".into() })
+            outcome(Verdict::Unknown { reason: UnknownReason::Internal("late".into()) })
         });
         let o = ExecOptions { grace: Duration::from_millis(50), ..opts(1) };
         let r = execute(entries(&["stuck", "never"]), &o, &root, decide);
@@ -432,7 +437,7 @@ mod tests {
             let result = solver.check();
             flag.store(true, Ordering::SeqCst);
             assert_eq!(result, z3::SatResult::Unknown);
-            outcome(Verdict::Unknown { reason: "interrupted".into() })
+            outcome(Verdict::Unknown { reason: UnknownReason::Cancelled("interrupted".into()) })
         });
         let r = execute(entries(&["fermat"]), &opts(1), &root, decide);
         assert!(returned.load(Ordering::SeqCst), "the query came back");

@@ -1,7 +1,7 @@
 //! `forex check`: parse and check files, one summary line per file.
 
+use super::choices::{DiagArg, InputArg};
 use crate::diag::DiagStyle;
-use crate::frontend::InputFormat;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -17,20 +17,24 @@ pub struct CheckArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Input language; `auto` detects the ForEx format from its first section header.
-    #[arg(long, visible_alias = "input", value_enum, default_value_t = InputFormat::Auto)]
-    pub format: InputFormat,
+    #[arg(long, visible_alias = "input", value_enum, default_value_t = InputArg::Auto)]
+    pub format: InputArg,
     /// How to print errors: fancy (default on a terminal), short (file:line:col) or json.
     #[arg(long, value_enum)]
-    pub diagnostics: Option<DiagStyle>,
+    pub diagnostics: Option<DiagArg>,
 }
 
 pub fn main(args: CheckArgs) -> i32 {
     use std::io::IsTerminal;
     let tty = std::io::stderr().is_terminal();
-    let style = args.diagnostics.unwrap_or(if tty { DiagStyle::Fancy } else { DiagStyle::Short });
+    let style = args.diagnostics.map(DiagStyle::from).unwrap_or(if tty {
+        DiagStyle::Fancy
+    } else {
+        DiagStyle::Short
+    });
     let mut code = 0;
     for path in &args.files {
-        match crate::frontend::load_file(path, args.format) {
+        match crate::frontend::load_file(path, args.format.into()) {
             Ok(module) => println!("{}: ok ({})", path.display(), summary(&module)),
             Err(diags) => {
                 code = 3;

@@ -2,6 +2,8 @@
 //! its own file and calls the library; no verification logic here.
 
 mod check;
+mod choices;
+mod ctrl_c;
 mod prove;
 mod run;
 mod test;

@@ -1,11 +1,10 @@
 //! `forex prove`: decide every tuple of the given files and folders.
 
+use super::choices::{DiagArg, EngineArg, InputArg};
 use crate::batch::{self, BatchOptions};
 use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
-use crate::frontend::InputFormat;
-use crate::interrupt;
-use crate::portfolio::{DecideOptions, EngineChoice};
+use crate::portfolio::DecideOptions;
 use crate::prove::ProveOptions;
 use crate::refute::RefuteOptions;
 use crate::report::{render_human, render_json, render_junit};
@@ -39,8 +38,8 @@ pub struct ProveArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Engines: prove (ForEx), refute (bounded ∀∃ symbolic execution) or both concurrently.
-    #[arg(long, value_enum, default_value_t = EngineChoice::Both)]
-    pub engine: EngineChoice,
+    #[arg(long, value_enum, default_value_t = EngineArg::Both)]
+    pub engine: EngineArg,
     /// Time limit per tuple, in seconds.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     pub timeout: f64,
@@ -70,11 +69,11 @@ pub struct ProveArgs {
     pub quiet: bool,
     /// Input language of files given by name (folders: detected per file). `--format`
     /// names the report format here, so the input language is `--input` (as in `check`).
-    #[arg(long = "input", value_enum, default_value_t = InputFormat::Auto)]
-    pub input: InputFormat,
+    #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
+    pub input: InputArg,
     /// How to print input errors.
     #[arg(long, value_enum)]
-    pub diagnostics: Option<DiagStyle>,
+    pub diagnostics: Option<DiagArg>,
 }
 
 fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
@@ -92,7 +91,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
     let terminal = std::io::stderr().is_terminal();
     Ok(BatchOptions {
         decide: DecideOptions {
-            engine: args.engine,
+            engine: args.engine.into(),
             timeout,
             prove: ProveOptions { explain: args.explain, dump_smt: args.dump_smt.clone() },
             refute: RefuteOptions { dump_smt: args.dump_smt.clone(), ..RefuteOptions::default() },
@@ -100,8 +99,8 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),
         fail_fast: args.fail_fast,
         select,
-        input: args.input,
-        diag_style: args.diagnostics.unwrap_or(if terminal {
+        input: args.input.into(),
+        diag_style: args.diagnostics.map(DiagStyle::from).unwrap_or(if terminal {
             DiagStyle::Fancy
         } else {
             DiagStyle::Short
@@ -111,9 +110,9 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
 }
 
 pub fn main(args: ProveArgs) -> i32 {
-    // First, while this is the only thread (see `interrupt::on_ctrl_c`).
+    // First, while this is the only thread (see `ctrl_c::on_ctrl_c`).
     let root = Cancel::new();
-    interrupt::on_ctrl_c(&root);
+    super::ctrl_c::on_ctrl_c(&root);
     let opts = match options(&args) {
         Ok(o) => o,
         Err(e) => {

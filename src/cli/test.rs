@@ -1,10 +1,10 @@
 //! `forex test`: hypertesting of every tuple of the given files.
 
+use super::choices::{DiagArg, InputArg, StrategyArg};
 use crate::batch::{self, execute, BatchOptions, ExecOptions};
 use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
-use crate::frontend::InputFormat;
-use crate::hypertest::{hypertest_runs, Strategy, TestOptions};
+use crate::hypertest::{hypertest_runs, TestOptions};
 use crate::ir::Tuple;
 use crate::report::{render_human, render_json};
 use clap::{Args, ValueEnum};
@@ -32,8 +32,8 @@ pub struct TestArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// fuzz: random inputs; evo: hypercoverage-guided evolutionary search.
-    #[arg(long, value_enum, default_value_t = Strategy::Evo)]
-    pub strategy: Strategy,
+    #[arg(long, value_enum, default_value_t = StrategyArg::Evo)]
+    pub strategy: StrategyArg,
     /// Time budget per tuple, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub budget_ms: u64,
@@ -51,19 +51,19 @@ pub struct TestArgs {
     #[arg(long, short, default_value_t = 1)]
     pub jobs: usize,
     /// Input language of files given by name (folders: detected per file).
-    #[arg(long = "input", value_enum, default_value_t = InputFormat::Auto)]
-    pub input: InputFormat,
+    #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
+    pub input: InputArg,
     /// How to print input errors (default: fancy on a terminal, short otherwise).
     #[arg(long, value_enum)]
-    pub diagnostics: Option<DiagStyle>,
+    pub diagnostics: Option<DiagArg>,
 }
 
 pub fn main(args: TestArgs) -> i32 {
     let terminal = std::io::stderr().is_terminal();
     let default_style = if terminal { DiagStyle::Fancy } else { DiagStyle::Short };
     let opts = BatchOptions {
-        diag_style: args.diagnostics.unwrap_or(default_style),
-        input: args.input,
+        diag_style: args.diagnostics.map(DiagStyle::from).unwrap_or(default_style),
+        input: args.input.into(),
         ..BatchOptions::default()
     };
     let files = batch::collect_files(&args.paths, opts.input);
@@ -73,7 +73,7 @@ pub fn main(args: TestArgs) -> i32 {
         return 3;
     }
     let budget = Duration::from_millis(args.budget_ms);
-    let test_opts = TestOptions { strategy: args.strategy, budget, seed: args.seed };
+    let test_opts = TestOptions { strategy: args.strategy.into(), budget, seed: args.seed };
     let exec = ExecOptions {
         jobs: args.jobs.max(1),
         // The campaign stops itself at its budget; the batch deadline is only a backstop

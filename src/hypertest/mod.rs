@@ -25,7 +25,7 @@ use crate::ir::Tuple;
 use crate::verdict::{Counterexample, Engine, Outcome, Stats, Verdict};
 use std::time::{Duration, Instant};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Strategy {
     /// HyperFuzz: random generation.
     Fuzz,
@@ -122,7 +122,9 @@ pub fn hypertest_runs(
     let runs = report.runs;
     let verdict = match report.counterexample {
         Some(counterexample) => Verdict::Violated { counterexample },
-        None => Verdict::Unknown { reason: report.reason() },
+        None => Verdict::Unknown {
+            reason: crate::verdict::UnknownReason::NoViolationFound(report.reason()),
+        },
     };
     Outcome {
         verdict,

@@ -96,7 +96,7 @@ fn value_of(model: &Model, t: &Dynamic, ty: &crate::ir::Type, what: &str) -> Res
     let e =
         model.eval(t, true).ok_or_else(|| format!("the solver's model has no value for {what}"))?;
     term_value(&e.simplify(), ty).ok_or_else(|| {
-        format!("refuter: cannot read a concrete value for {what} from the solver's model ({e})")
+        format!("cannot read a concrete value for {what} from the solver's model ({e})")
     })
 }
 
@@ -137,7 +137,7 @@ fn build(
         copies.push(CopyRun {
             copy: copy.name.clone(),
             program: copy.program.clone(),
-            quantifier: if forall { "forall" } else { "exists" }.into(),
+            quantifier: copy.quantifier,
             initial: init,
             choices,
             final_state: forall.then_some(fin),
@@ -152,7 +152,7 @@ fn build(
 /// A post conjunct that no ∃ run can satisfy (for k-safety: one that is false), in
 /// `.fe` syntax; `None` when no single conjunct is to blame.
 fn name_violated_conjunct(tuple: &Tuple, cex: &Counterexample) -> Option<String> {
-    let state = super::replay::end_state(tuple, cex).ok()?;
+    let state = cex.end_state(tuple).ok()?;
     let cancel = Cancel::new().with_timeout(std::time::Duration::from_secs(2));
     tuple.post.conjuncts().into_iter().find_map(|conj| {
         match super::exists::exists_run_with(tuple, conj, &state, 16, &cancel) {

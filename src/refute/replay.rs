@@ -3,11 +3,11 @@
 use super::exists::{exists_run, ExistsAnswer};
 use crate::cancel::Cancel;
 use crate::interp::{run_copy, Replay, RunEnd};
-use crate::ir::{Expr, Quantifier, Tuple};
+use crate::ir::{Expr, Tuple};
 use crate::smt::encode::{encode_bool, value_term};
 use crate::smt::session::Sat;
 use crate::value::Value;
-use crate::verdict::{CopyRun, Counterexample};
+use crate::verdict::Counterexample;
 use z3::ast::Ast;
 use z3::Solver;
 
@@ -25,14 +25,14 @@ pub fn replay_counterexample(
     cex: &Counterexample,
     cancel: &Cancel,
 ) -> Result<(), String> {
-    let mut state = initial_state(tuple, cex)?;
+    let mut state = cex.initial_state(tuple)?;
     match eval_closed(&tuple.pre, &state, cancel) {
         Some(true) => {}
         Some(false) => return Err("the initial values do not satisfy pre".into()),
         None => return Err("could not evaluate pre on the initial values".into()),
     }
     for (ci, copy) in tuple.forall_copies() {
-        let run = copy_run(cex, &copy.name)?;
+        let run = cex.run_of(&copy.name)?;
         let mut chooser = Replay { choices: run.choices.clone(), next: 0 };
         let result = run_copy(tuple, ci, &mut state, &mut chooser, REPLAY_STEPS)
             .map_err(|e| format!("copy {}: {e}", copy.name))?;
@@ -84,50 +84,6 @@ pub fn replay_counterexample(
             Err(format!("could not re-check that no ∃ run matches: {reason}"))
         }
     }
-}
-
-fn copy_run<'c>(cex: &'c Counterexample, name: &str) -> Result<&'c CopyRun, String> {
-    cex.copies
-        .iter()
-        .find(|r| r.copy == name)
-        .ok_or_else(|| format!("the counterexample has no run of copy {name}"))
-}
-
-/// The initial value of every tuple variable, indexed by `VarId`.
-fn initial_state(tuple: &Tuple, cex: &Counterexample) -> Result<Vec<Value>, String> {
-    let mut state = Vec::with_capacity(tuple.vars.len());
-    for tv in &tuple.vars {
-        let copy = &tuple.copies[tv.copy];
-        let run = copy_run(cex, &copy.name)?;
-        let v = run
-            .initial
-            .get(&tv.name)
-            .ok_or_else(|| format!("no initial value for {}.{}", copy.name, tv.name))?;
-        if !v.has_type(&tv.ty) {
-            return Err(format!(
-                "the initial value {v} of {}.{} is not a {}",
-                copy.name, tv.name, tv.ty
-            ));
-        }
-        state.push(v.clone());
-    }
-    Ok(state)
-}
-
-/// The state `exists_run` takes, as the counterexample records it: final values of the
-/// ∀ copies, initial values of the ∃ copies.
-pub(super) fn end_state(tuple: &Tuple, cex: &Counterexample) -> Result<Vec<Value>, String> {
-    let mut state = initial_state(tuple, cex)?;
-    for (i, tv) in tuple.vars.iter().enumerate() {
-        let copy = &tuple.copies[tv.copy];
-        if copy.quantifier == Quantifier::Forall {
-            let run = copy_run(cex, &copy.name)?;
-            let fin = run.final_state.as_ref().and_then(|f| f.get(&tv.name));
-            state[i] =
-                fin.ok_or_else(|| format!("no final value for {}.{}", copy.name, tv.name))?.clone();
-        }
-    }
-    Ok(state)
 }
 
 /// Evaluates a closed formula (variables replaced by `state`) with Z3; `None` if the

@@ -47,7 +47,7 @@ pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
     let mut t = table();
     t.set_header(vec!["copy", "variable", "initial", "final"]);
     for run in &cex.copies {
-        let q = if run.quantifier == "exists" { "∃" } else { "∀" };
+        let q = run.quantifier.symbol();
         let mut names: BTreeSet<&String> = run.initial.keys().collect();
         if let Some(f) = &run.final_state {
             names.extend(f.keys());
@@ -225,7 +225,7 @@ mod tests {
         assert!(!out.contains("choices of c"));
         assert!(out.contains("why: no run of c ends with o == 51"));
         assert!(out.contains("violated conjunct: a.o == c.o"));
-        assert!(out.contains("unknown: hard<&> (y.fe:1): timeout after 1 s"));
+        assert!(out.contains("unknown: hard<&> (y.fe:1): timeout after 1 s (the time"));
         assert!(out.contains("\ndir/bad.fe:2:5: error: unknown variable"), "{out}");
         assert!(out.contains("proof of ok (x.fe:3):"));
         assert!(

@@ -153,7 +153,7 @@ fn shorthand(b: &mut Builder, p: &Pair<Rule>) -> Option<Tuple> {
     let kind = ident(&k[1]);
     let Some(&(_, n_programs, allowed)) = SHORTHANDS.iter().find(|(n, ..)| *n == kind.name) else {
         let names: Vec<&str> = SHORTHANDS.iter().map(|s| s.0).collect();
-        let hint = crate::check::suggest(&kind.name, names.iter().copied())
+        let hint = crate::diag::suggest(&kind.name, names.iter().copied())
             .map(|s| format!("did you mean `{s}`?"))
             .unwrap_or_else(|| format!("the shorthands are {}", names.join(", ")));
         b.diags.push(

@@ -14,6 +14,7 @@
 
 mod common;
 
+mod architecture;
 mod benchmarks;
 mod cli;
 mod engines;

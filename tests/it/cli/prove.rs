@@ -204,8 +204,17 @@ fn json_fields_and_summary() {
     let v = json(&run);
     let results = v["results"].as_array().unwrap();
     assert!(!results.is_empty());
-    let keys =
-        ["file", "tuple", "verdict", "engine", "time_ms", "reason", "counterexample", "proof"];
+    let keys = [
+        "file",
+        "tuple",
+        "verdict",
+        "engine",
+        "time_ms",
+        "reason",
+        "reason_kind",
+        "counterexample",
+        "proof",
+    ];
     let mut counts: HashMap<String, u64> = HashMap::new();
     for r in results {
         let obj = r.as_object().unwrap();
@@ -221,7 +230,9 @@ fn json_fields_and_summary() {
                 assert!(r["engine"].is_null() && r["time_ms"].is_null());
                 assert!(r["reason"].as_str().unwrap().contains(r["file"].as_str().unwrap()));
             }
-            "unknown" => assert!(r["reason"].is_string() && r["engine"].is_string()),
+            "unknown" => assert!(
+                r["reason"].is_string() && r["reason_kind"].is_string() && r["engine"].is_string()
+            ),
             "violated" => assert!(r["counterexample"]["copies"].is_array()),
             "verified" => assert!(r["proof"]["loop_points"].is_array()),
             other => panic!("verdict {other}"),

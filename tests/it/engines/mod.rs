@@ -2,6 +2,7 @@
 
 mod examples;
 mod hypertest_examples;
+mod limits;
 mod prove_examples;
 mod prove_fe;
 mod prove_loops;

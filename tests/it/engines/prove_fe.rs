@@ -54,6 +54,7 @@ fn proof_names_loops_counts_and_invariant() {
 fn failed_search_names_the_loops() {
     let out = prove(&tuple(COUNTER, "wrong"), &ProveOptions::default(), &Cancel::new());
     let Verdict::Unknown { reason } = out.verdict else { panic!("{:?}", out.verdict) };
+    let reason = reason.to_string();
     assert!(reason.contains("no invariant among"), "{reason}");
     assert!(reason.contains("a@t.fe:5:3 and b@t.fe:5:3"), "{reason}");
 }
@@ -63,6 +64,7 @@ fn an_expired_deadline_is_unknown_never_verified() {
     let cancel = Cancel::new().with_timeout(Duration::from_millis(0));
     let out = prove(&tuple(COUNTER, "det"), &ProveOptions::default(), &cancel);
     let Verdict::Unknown { reason } = out.verdict else { panic!("{:?}", out.verdict) };
+    let reason = reason.to_string();
     assert!(reason.contains("time limit"), "{reason}");
 }
 
@@ -104,6 +106,7 @@ tuple t { forall a: f; exists b: g; post a.o == b.o; }
 ";
     let out = prove(&tuple(src, "t"), &ProveOptions::default(), &Cancel::new());
     let Verdict::Unknown { reason } = out.verdict else { panic!("{:?}", out.verdict) };
+    let reason = reason.to_string();
     assert!(reason.contains("not valid"), "{reason}");
 }
 

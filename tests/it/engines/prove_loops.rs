@@ -43,7 +43,7 @@ fn verified(t: &Tuple) -> Proof {
 
 fn not_verified(t: &Tuple) -> String {
     match run(t) {
-        Verdict::Unknown { reason } => reason,
+        Verdict::Unknown { reason } => reason.to_string(),
         v => panic!("expected unknown, got {v:?}"),
     }
 }
