@@ -44,6 +44,9 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 3 } else { 0 };
         }
     };
+    // Before any thread or Z3 context exists: Z3's global parameters are not safe to
+    // change while other threads use Z3.
+    crate::smt::session::ensure_memory_limit();
     match cli.command {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),

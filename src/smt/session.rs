@@ -69,21 +69,31 @@ fn default_memory_mb() -> u64 {
 
 static MEMORY_LIMIT: OnceLock<u64> = OnceLock::new();
 
-/// Sets Z3's memory ceiling (MB), once per process, before any context is made; later
-/// calls are ignored. Past the ceiling Z3 stops the running call, and a check answers
+/// The smallest ceiling accepted (MB).
+const MIN_MEMORY_MB: u64 = 64;
+
+/// Sets Z3's memory ceiling (MB), once per process; later calls are ignored. Call it
+/// before any other thread uses Z3 (the CLI does, first thing): Z3's global parameters
+/// are not safe to change while other threads run Z3. Past the ceiling Z3 stops the running call, and a check answers
 /// [`Why::MemoryOut`] instead of the process aborting. Z3 counts memory per process, so
 /// the ceiling bounds all tuples running at once together.
 pub fn set_memory_limit_mb(mb: u64) {
+    // Below a few dozen MB Z3 cannot even create a context, and the z3 crate panics
+    // where no engine can catch it (measured: 12 MB fails, 20 MB works).
+    let mb = mb.max(MIN_MEMORY_MB);
     MEMORY_LIMIT.get_or_init(|| {
         z3::set_global_param("memory_max_size", &mb.to_string());
         mb
     });
 }
 
-/// Installs the default ceiling unless one was set (called by every [`Session`]).
+/// Installs the ceiling unless one was set: the
+/// `FOREX_Z3_MEMORY_MB` environment variable if it holds a number, otherwise three
+/// quarters of physical memory.
 pub fn ensure_memory_limit() {
     if MEMORY_LIMIT.get().is_none() {
-        set_memory_limit_mb(default_memory_mb());
+        let from_env = std::env::var("FOREX_Z3_MEMORY_MB").ok().and_then(|v| v.trim().parse().ok());
+        set_memory_limit_mb(from_env.unwrap_or_else(default_memory_mb));
     }
 }
 
@@ -195,7 +205,6 @@ pub struct Session {
 
 impl Session {
     pub fn new(cancel: &Cancel, dump: Option<Dump>) -> Session {
-        ensure_memory_limit();
         Session { solver: None, cancel: cancel.clone(), dump, stats: Stats::default() }
     }
 
@@ -241,7 +250,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use z3::ast::{Ast, Int};
+    use z3::ast::Int;
 
     #[test]
     fn answers_are_typed() {
