@@ -2,6 +2,7 @@
 //! its own file and calls the library; no verification logic here.
 
 mod check;
+mod lsp;
 mod prove;
 mod run;
 mod test;
@@ -30,6 +31,7 @@ pub enum Command {
     Run(run::RunArgs),
     Prove(prove::ProveArgs),
     Test(test::TestArgs),
+    Lsp(lsp::LspArgs),
 }
 
 /// Parses the command line, runs the command, returns the process exit code.
@@ -47,5 +49,6 @@ pub fn main() -> i32 {
         Command::Run(args) => run::main(args),
         Command::Prove(args) => prove::main(args),
         Command::Test(args) => test::main(args),
+        Command::Lsp(args) => lsp::main(args),
     }
 }

@@ -8,7 +8,7 @@ use crate::interrupt;
 use crate::portfolio::{DecideOptions, EngineChoice};
 use crate::prove::ProveOptions;
 use crate::refute::RefuteOptions;
-use crate::report::{render_human, render_json, render_junit};
+use crate::report::{render_github, render_human, render_json, render_junit, render_sarif};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -20,6 +20,10 @@ pub enum ReportFormat {
     Human,
     Json,
     Junit,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow annotations (`::error file=…,line=…::…`).
+    Github,
 }
 
 /// Prove or refute every tuple in the given files and folders.
@@ -130,6 +134,8 @@ pub fn main(args: ProveArgs) -> i32 {
         ReportFormat::Human => render_human(&report, args.explain),
         ReportFormat::Json => render_json(&report),
         ReportFormat::Junit => render_junit(&report),
+        ReportFormat::Sarif => render_sarif(&report),
+        ReportFormat::Github => render_github(&report),
     };
     let written = match &args.output {
         Some(path) => {

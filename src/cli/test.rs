@@ -6,7 +6,7 @@ use crate::diag::DiagStyle;
 use crate::frontend::InputFormat;
 use crate::hypertest::{hypertest_runs, Strategy, TestOptions};
 use crate::ir::Tuple;
-use crate::report::{render_human, render_json};
+use crate::report::{render_github, render_human, render_json, render_sarif};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -18,6 +18,10 @@ pub enum TestReportFormat {
     #[default]
     Human,
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow annotations.
+    Github,
 }
 
 /// Search for violations by running the programs concretely (hypertesting).
@@ -91,6 +95,8 @@ pub fn main(args: TestArgs) -> i32 {
     let text = match args.format {
         TestReportFormat::Human => render_human(&report, false),
         TestReportFormat::Json => render_json(&report),
+        TestReportFormat::Sarif => render_sarif(&report),
+        TestReportFormat::Github => render_github(&report),
     };
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

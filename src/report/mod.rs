@@ -3,13 +3,18 @@
 //! A [`Report`] is what a batch run produced, in input order: one [`TupleResult`] per
 //! decided tuple and one per file that could not be loaded. The renderers only read it.
 
+mod github;
 mod human;
 mod json;
 mod junit;
+pub mod oneline;
+pub mod sarif;
 
+pub use github::render_github;
 pub use human::render_human;
 pub use json::render_json;
 pub use junit::render_junit;
+pub use sarif::render_sarif;
 
 use crate::ir::Loc;
 use crate::verdict::{Engine, Outcome, Verdict};
