@@ -4,6 +4,7 @@
 mod check;
 mod lsp;
 mod prove;
+mod report;
 mod run;
 mod test;
 
@@ -32,6 +33,7 @@ pub enum Command {
     Prove(prove::ProveArgs),
     Test(test::TestArgs),
     Lsp(lsp::LspArgs),
+    Report(report::ReportArgs),
 }
 
 /// Parses the command line, runs the command, returns the process exit code.
@@ -50,5 +52,6 @@ pub fn main() -> i32 {
         Command::Prove(args) => prove::main(args),
         Command::Test(args) => test::main(args),
         Command::Lsp(args) => lsp::main(args),
+        Command::Report(args) => report::main(args),
     }
 }

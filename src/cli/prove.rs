@@ -60,6 +60,10 @@ pub struct ProveArgs {
     /// Only tuples whose name matches (repeatable; `*` and `?` globs).
     #[arg(long = "tuple", value_name = "NAME")]
     pub tuples: Vec<String>,
+    /// Decide only shard I of N (1-based): a stable split by file path (relative to its
+    /// argument) and tuple name, so N CI jobs together cover every tuple once.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<batch::Shard>,
     /// Stop at the first violated tuple.
     #[arg(long)]
     pub fail_fast: bool,
@@ -111,6 +115,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
             DiagStyle::Short
         }),
         progress: terminal && !args.quiet,
+        shard: args.shard,
     })
 }
 
@@ -126,7 +131,7 @@ pub fn main(args: ProveArgs) -> i32 {
         }
     };
     let report = batch::run(&args.paths, &opts, &root);
-    if report.results.is_empty() && report.not_run.is_empty() {
+    if report.results.is_empty() && report.not_run.is_empty() && args.shard.is_none() {
         eprintln!("error: no tuple to prove in the given paths");
         return 3;
     }

@@ -57,6 +57,9 @@ pub struct TestArgs {
     /// Input language of files given by name (folders: detected per file).
     #[arg(long = "input", value_enum, default_value_t = InputFormat::Auto)]
     pub input: InputFormat,
+    /// Test only shard I of N (1-based; the same split as `prove --shard`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<batch::Shard>,
     /// How to print input errors (default: fancy on a terminal, short otherwise).
     #[arg(long, value_enum)]
     pub diagnostics: Option<DiagStyle>,
@@ -71,8 +74,11 @@ pub fn main(args: TestArgs) -> i32 {
         ..BatchOptions::default()
     };
     let files = batch::collect_files(&args.paths, opts.input);
-    let entries = batch::load(&files, &opts);
-    if entries.is_empty() {
+    let mut entries = batch::load(&files, &opts);
+    if let Some(shard) = args.shard {
+        shard.retain(&mut entries, &args.paths);
+    }
+    if entries.is_empty() && args.shard.is_none() {
         eprintln!("error: no tuple to test in the given paths");
         return 3;
     }

@@ -7,6 +7,7 @@ mod github;
 mod human;
 mod json;
 mod junit;
+pub mod merge;
 pub mod oneline;
 pub mod sarif;
 

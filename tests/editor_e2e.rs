@@ -1,4 +1,7 @@
-//! `forex lsp` end to end: the real binary driven over stdio with JSON-RPC messages
+//! The editor branch's end-to-end tests: `forex lsp` over stdio, CI report formats,
+//! sharding.
+//!
+//! `forex lsp`: the real binary driven over stdio with JSON-RPC messages
 //! framed by `Content-Length` headers, as an editor does.
 
 use serde_json::{json, Value};
@@ -164,4 +167,160 @@ fn session_diagnostics_verdicts_and_navigation() {
     c.notify("exit", Value::Null);
     let status = c.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
+}
+
+mod reports {
+    //! CI reports end to end: `--format sarif` (validated structurally, and by Microsoft's
+    //! SARIF validator when `npx` can install it) and `--format github` annotations.
+
+    use assert_cmd::Command;
+    use forex::report::sarif::Log;
+
+    fn forex() -> Command {
+        Command::cargo_bin("forex").unwrap()
+    }
+
+    /// One violated and one verified tuple.
+    const FILES: [&str; 2] = ["examples/ni_leak.fe", "examples/ni.fe"];
+
+    fn sarif_text() -> String {
+        let out = forex()
+            .args(["prove", "--format", "sarif", "--timeout", "30"])
+            .args(FILES)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn sarif_has_one_result_per_violated_tuple_at_its_location() {
+        let log: Log = serde_json::from_str(&sarif_text()).expect("SARIF deserialises");
+        assert_eq!(log.version, "2.1.0");
+        assert_eq!(log.runs.len(), 1);
+        let results = &log.runs[0].results;
+        assert_eq!(results.len(), 1, "only the violated tuple: {results:?}");
+        let r = &results[0];
+        assert_eq!((r.rule_id.as_str(), r.level.as_str()), ("violated", "error"));
+        let at = &r.locations[0].physical_location;
+        assert_eq!(at.artifact_location.uri, "examples/ni_leak.fe");
+        let region = at.region.as_ref().expect("a region");
+        assert!(region.start_line > 1, "the tuple's line, after the program");
+        assert!(r.message.text.contains("is violated"), "{}", r.message.text);
+    }
+
+    #[test]
+    fn sarif_passes_the_microsoft_validator() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("forex.sarif");
+        std::fs::write(&path, sarif_text()).unwrap();
+        let run = std::process::Command::new("npx")
+            .args(["-y", "@microsoft/sarif-multitool", "validate"])
+            .arg(&path)
+            .output();
+        let out = match run {
+            Ok(out) if out.status.success() => out,
+            other => {
+                println!(
+                    "note: skipped: npx or @microsoft/sarif-multitool is unavailable ({other:?})"
+                );
+                return;
+            }
+        };
+        // The validator exits 0 even on errors: read what it prints.
+        let text = String::from_utf8_lossy(&out.stdout);
+        let errors: Vec<&str> = text.lines().filter(|l| l.contains(": error ")).collect();
+        assert!(errors.is_empty(), "validator errors:\n{text}");
+    }
+
+    #[test]
+    fn github_format_prints_workflow_annotations() {
+        let out = forex()
+            .args(["prove", "--format", "github", "--timeout", "30"])
+            .args(FILES)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines[0].starts_with("::error file=examples/ni_leak.fe,line="), "{text}");
+        assert!(lines[0].contains(",title=forex%3A "), "{text}");
+        assert!(lines[0].contains("::tuple `"), "{text}");
+        assert_eq!(lines[1], "forex: 1 verified, 1 violated, 0 unknown, 0 error");
+    }
+}
+
+mod shard {
+    use assert_cmd::Command;
+    use serde_json::Value;
+    use std::collections::BTreeSet;
+
+    fn forex() -> Command {
+        Command::cargo_bin("forex").unwrap()
+    }
+
+    /// A folder of a few quick tuples (files copied from examples/, with subfolders).
+    fn suite() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+        for (from, to) in [
+            ("examples/ni.fe", "ni.fe"),
+            ("examples/ni_leak.fe", "sub/ni_leak.fe"),
+            ("examples/gni.fe", "gni.fe"),
+            ("examples/three_copies.fe", "sub/three.fe"),
+        ] {
+            std::fs::copy(from, dir.path().join(to)).unwrap();
+        }
+        std::fs::write(dir.path().join("bad.fe"), "program p { int x; x = y; }\n").unwrap();
+        dir
+    }
+
+    fn results(json: &[u8]) -> BTreeSet<(String, String, String)> {
+        let v: Value = serde_json::from_slice(json).unwrap();
+        let row = |r: &Value| {
+            let s = |k: &str| r[k].as_str().unwrap_or("").to_string();
+            (s("file"), s("tuple"), s("verdict"))
+        };
+        v["results"].as_array().unwrap().iter().map(row).collect()
+    }
+
+    #[test]
+    fn two_shards_merged_equal_the_unsharded_run() {
+        let dir = suite();
+        let path = dir.path().to_str().unwrap();
+        let run = |extra: &[&str]| {
+            let out = forex()
+                .args(["prove", "--format", "json", "--timeout", "30", "--jobs", "1"])
+                .args(extra)
+                .arg(path)
+                .output()
+                .unwrap();
+            out.stdout
+        };
+        let all = run(&[]);
+        let (one, two) = (run(&["--shard", "1/2"]), run(&["--shard", "2/2"]));
+        let (r1, r2) = (results(&one), results(&two));
+        assert!(r1.is_disjoint(&r2), "{r1:?} {r2:?}");
+        let union: BTreeSet<_> = r1.union(&r2).cloned().collect();
+        assert_eq!(union, results(&all));
+        assert!(union.len() >= 5, "{union:?}");
+
+        let (a, b) = (dir.path().join("1.json"), dir.path().join("2.json"));
+        std::fs::write(&a, &one).unwrap();
+        std::fs::write(&b, &two).unwrap();
+        let merged = forex().args(["report", "merge"]).arg(&a).arg(&b).output().unwrap();
+        assert_eq!(merged.status.code(), Some(3), "the bad file's error is the worst verdict");
+        assert_eq!(results(&merged.stdout), results(&all));
+        let v: Value = serde_json::from_slice(&merged.stdout).unwrap();
+        let u: Value = serde_json::from_slice(&all).unwrap();
+        for k in ["verified", "violated", "unknown", "error"] {
+            assert_eq!(v["summary"][k], u["summary"][k], "{k}");
+        }
+    }
+
+    #[test]
+    fn bad_shard_is_a_usage_error() {
+        forex().args(["prove", "--shard", "3/2", "examples/ni.fe"]).assert().code(3);
+    }
 }
