@@ -324,3 +324,52 @@ mod shard {
         forex().args(["prove", "--shard", "3/2", "examples/ni.fe"]).assert().code(3);
     }
 }
+
+mod defects {
+    use assert_cmd::Command;
+
+    fn forex() -> Command {
+        Command::cargo_bin("forex").unwrap()
+    }
+
+    /// Runs `forex args…` with stdout on a pipe whose reader is already gone.
+    fn exit_code_on_closed_pipe(args: &[&str]) -> Option<i32> {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        std::process::Command::new(env!("CARGO_BIN_EXE_forex"))
+            .args(args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap()
+            .code()
+    }
+
+    #[test]
+    fn closed_pipe_is_not_a_panic() {
+        assert_eq!(
+            exit_code_on_closed_pipe(&["check", "examples/ni.fe", "examples/gni.fe"]),
+            Some(0)
+        );
+        let run = ["run", "examples/gni.fe", "--program", "pad", "--set", "h=1", "--choices", "7"];
+        assert_eq!(exit_code_on_closed_pipe(&run), Some(0));
+    }
+
+    #[test]
+    fn run_help_example_names_a_real_program() {
+        let help = forex().args(["run", "--help"]).output().unwrap();
+        let text = String::from_utf8(help.stdout).unwrap();
+        let example = text.lines().find(|l| l.contains("forex run examples/")).expect("an example");
+        let args: Vec<&str> = example.split_whitespace().skip(2).collect();
+        forex().args(&args).assert().success();
+    }
+
+    #[test]
+    fn check_accepts_folders() {
+        let out = forex().args(["check", "examples"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.lines().count() >= 10, "{text}");
+        assert!(text.contains("ni_leak.fe: ok"), "{text}");
+    }
+}

@@ -1,6 +1,15 @@
 //! The command line: argument parsing and dispatch only. Each command's driver lives in
 //! its own file and calls the library; no verification logic here.
 
+/// `println!` for command output that ignores a closed pipe (`forex check … | head -1`):
+/// the reader has left, which is its choice, not an error (and never a panic).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod check;
 mod lsp;
 mod prove;
