@@ -373,3 +373,33 @@ mod defects {
         assert!(text.contains("ni_leak.fe: ok"), "{text}");
     }
 }
+
+mod bit_vectors {
+    use assert_cmd::Command;
+
+    #[test]
+    fn bit_vector_counterexample_replays_from_the_json_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("bv.json");
+        Command::cargo_bin("forex")
+            .unwrap()
+            .args(["prove", "--format", "json", "--timeout", "30", "--output"])
+            .arg(&report)
+            .arg("examples/bv_leak.fe")
+            .assert()
+            .code(1);
+        let text = std::fs::read_to_string(&report).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let h = &v["results"][0]["counterexample"]["copies"][0]["initial"]["h"];
+        assert!(h["value"].is_string(), "bit-vector values are strings: {h}");
+        let out = Command::cargo_bin("forex")
+            .unwrap()
+            .args(["run", "--replay"])
+            .arg(&report)
+            .arg("examples/bv_leak.fe")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("confirmed:"), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
