@@ -403,3 +403,27 @@ mod bit_vectors {
         assert!(stdout.contains("confirmed:"), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+mod output_path {
+    use assert_cmd::Command;
+
+    #[test]
+    fn unwritable_output_fails_before_proving() {
+        let dir = tempfile::tempdir().unwrap();
+        let smt = dir.path().join("smt");
+        let out = Command::cargo_bin("forex")
+            .unwrap()
+            .args(["prove", "--output"])
+            .arg(dir.path().join("no/such/folder/report.json"))
+            .arg("--dump-smt")
+            .arg(&smt)
+            .arg("examples/ni.fe")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+        // Nothing was proved: no SMT query was dumped.
+        let dumped = std::fs::read_dir(&smt).map_or(0, |d| d.count());
+        assert_eq!(dumped, 0);
+    }
+}

@@ -94,6 +94,14 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         .iter()
         .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
         .collect::<Result<_, _>>()?;
+    // An unwritable report path fails now, not after all the proving.
+    if let Some(path) = &args.output {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     if let Some(dir) = &args.dump_smt {
         std::fs::create_dir_all(dir).map_err(|e| format!("--dump-smt {}: {e}", dir.display()))?;
     }
