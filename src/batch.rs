@@ -9,8 +9,10 @@
 mod cost;
 mod exec;
 mod progress;
+mod shard;
 
 pub use exec::{execute, Decider, ExecOptions};
+pub use shard::Shard;
 
 use crate::cancel::Cancel;
 use crate::diag::{DiagStyle, Diagnostics};
@@ -39,6 +41,8 @@ pub struct BatchOptions {
     pub diag_style: DiagStyle,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// Only this shard of the tuples (`--shard i/n`).
+    pub shard: Option<Shard>,
 }
 
 impl Default for BatchOptions {
@@ -51,6 +55,7 @@ impl Default for BatchOptions {
             input: InputFormat::Auto,
             diag_style: DiagStyle::Short,
             progress: false,
+            shard: None,
         }
     }
 }
@@ -202,7 +207,10 @@ pub fn portfolio_decider(opts: DecideOptions) -> Decider {
 pub fn run(paths: &[PathBuf], opts: &BatchOptions, root: &Cancel) -> Report {
     let start = std::time::Instant::now();
     let files = collect_files(paths, opts.input);
-    let entries = load(&files, opts);
+    let mut entries = load(&files, opts);
+    if let Some(shard) = opts.shard {
+        shard.retain(&mut entries, paths);
+    }
     let exec = ExecOptions {
         jobs: opts.jobs.max(1),
         timeout: opts.decide.timeout,

@@ -13,6 +13,7 @@ pub mod hypertest;
 pub mod interp;
 pub mod interrupt;
 pub mod ir;
+pub mod lsp;
 pub mod portfolio;
 pub mod pretty;
 pub mod prove;

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 /// Example: forex check examples/*.fe
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Files to check (`.fe`, or ForEx-format `.txt`).
+    /// Files and folders to check (folders: their `*.fe` and ForEx-format `*.txt` files,
+    /// recursively).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Input language; `auto` detects the ForEx format from its first section header.
@@ -33,14 +34,17 @@ pub fn main(args: CheckArgs) -> i32 {
         DiagStyle::Short
     });
     let mut code = 0;
-    for path in &args.files {
-        match crate::frontend::load_file(path, args.format.into()) {
-            Ok(module) => println!("{}: ok ({})", path.display(), summary(&module)),
+    // Colours only on a terminal, and never when NO_COLOR is set (no-color.org).
+    let color = tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    for file in crate::batch::collect_files(&args.files, args.format.into()) {
+        let path = &file.path;
+        match crate::frontend::load_file(path, file.format) {
+            Ok(module) => outln!("{}: ok ({})", path.display(), summary(&module)),
             Err(diags) => {
                 code = 3;
                 let n = diags.len();
-                println!("{}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
-                eprint!("{}", diags.render_colored(style, tty));
+                outln!("{}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
+                eprint!("{}", diags.render_colored(style, color));
             }
         }
     }

@@ -1,10 +1,21 @@
 //! The command line: argument parsing and dispatch only. Each command's driver lives in
 //! its own file and calls the library; no verification logic here.
 
+/// `println!` for command output that ignores a closed pipe (`forex check … | head -1`):
+/// the reader has left, which is its choice, not an error (and never a panic).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod check;
 mod choices;
 mod ctrl_c;
+mod lsp;
 mod prove;
+mod report;
 mod run;
 mod test;
 
@@ -32,6 +43,8 @@ pub enum Command {
     Run(run::RunArgs),
     Prove(prove::ProveArgs),
     Test(test::TestArgs),
+    Lsp(lsp::LspArgs),
+    Report(report::ReportArgs),
 }
 
 /// Parses the command line, runs the command, returns the process exit code.
@@ -52,5 +65,7 @@ pub fn main() -> i32 {
         Command::Run(args) => run::main(args),
         Command::Prove(args) => prove::main(args),
         Command::Test(args) => test::main(args),
+        Command::Lsp(args) => lsp::main(args),
+        Command::Report(args) => report::main(args),
     }
 }

@@ -7,7 +7,7 @@ use crate::diag::DiagStyle;
 use crate::portfolio::DecideOptions;
 use crate::prove::ProveOptions;
 use crate::refute::RefuteOptions;
-use crate::report::{render_human, render_json, render_junit};
+use crate::report::{render_github, render_human, render_json, render_junit, render_sarif};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -19,6 +19,10 @@ pub enum ReportFormat {
     Human,
     Json,
     Junit,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow annotations (`::error file=…,line=…::…`).
+    Github,
 }
 
 /// Prove or refute every tuple in the given files and folders.
@@ -55,6 +59,10 @@ pub struct ProveArgs {
     /// Only tuples whose name matches (repeatable; `*` and `?` globs).
     #[arg(long = "tuple", value_name = "NAME")]
     pub tuples: Vec<String>,
+    /// Decide only shard I of N (1-based): a stable split by file path (relative to its
+    /// argument) and tuple name, so N CI jobs together cover every tuple once.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<batch::Shard>,
     /// Stop at the first violated tuple.
     #[arg(long)]
     pub fail_fast: bool,
@@ -85,6 +93,14 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         .iter()
         .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
         .collect::<Result<_, _>>()?;
+    // An unwritable report path fails now, not after all the proving.
+    if let Some(path) = &args.output {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     if let Some(dir) = &args.dump_smt {
         std::fs::create_dir_all(dir).map_err(|e| format!("--dump-smt {}: {e}", dir.display()))?;
     }
@@ -106,6 +122,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
             DiagStyle::Short
         }),
         progress: terminal && !args.quiet,
+        shard: args.shard,
     })
 }
 
@@ -121,7 +138,7 @@ pub fn main(args: ProveArgs) -> i32 {
         }
     };
     let report = batch::run(&args.paths, &opts, &root);
-    if report.results.is_empty() && report.not_run.is_empty() {
+    if report.results.is_empty() && report.not_run.is_empty() && args.shard.is_none() {
         eprintln!("error: no tuple to prove in the given paths");
         return 3;
     }
@@ -129,6 +146,8 @@ pub fn main(args: ProveArgs) -> i32 {
         ReportFormat::Human => render_human(&report, args.explain),
         ReportFormat::Json => render_json(&report),
         ReportFormat::Junit => render_junit(&report),
+        ReportFormat::Sarif => render_sarif(&report),
+        ReportFormat::Github => render_github(&report),
     };
     let written = match &args.output {
         Some(path) => {

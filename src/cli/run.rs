@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 /// With --replay: 1 the counterexample was confirmed (the tuple is violated), 2 it was
 /// not, 3 bad input.
 ///
-/// Example: forex run examples/gni.fe --program leak --set h=1 --set l=2 --choices 7
+/// Example: forex run examples/gni.fe --program pad --set h=1 --set l=2 --choices 7
 #[derive(Args, Debug)]
 pub struct RunArgs {
     /// The file holding the program.
@@ -110,7 +110,7 @@ fn run(args: &RunArgs, module: &Module) -> Result<i32, String> {
         ));
     }
     for (decl, value) in program.vars.iter().zip(&state) {
-        println!("{} = {value}", decl.name);
+        outln!("{} = {value}", decl.name);
     }
     if run.choices.len() < given {
         eprintln!("note: {} of the {given} choices were not used", given - run.choices.len());
@@ -147,23 +147,23 @@ fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
     let wanted = args.tuple.as_deref().or(report_tuple.as_deref());
     let tuple = pick_tuple(module, wanted)?;
     let state = cex.initial_state(tuple)?;
-    println!("tuple {}", tuple.name);
+    outln!("tuple {}", tuple.name);
     for (i, copy) in tuple.copies.iter().enumerate() {
         let run_info = cex.copies.iter().find(|c| c.copy == copy.name);
         let q = copy.quantifier.keyword();
-        println!("copy {} ({q} {})", copy.name, copy.program);
+        outln!("copy {} ({q} {})", copy.name, copy.program);
         let initial: Vec<String> = copy
             .vars
             .iter()
             .map(|v| format!("{} = {}", tuple.var(*v).name, state[v.index()]))
             .collect();
-        println!("  initial: {}", initial.join(", "));
+        outln!("  initial: {}", initial.join(", "));
         if copy.quantifier == Quantifier::Exists {
             continue;
         }
         let choices = run_info.map(|r| r.choices.clone()).unwrap_or_default();
         let shown: Vec<String> = choices.iter().map(|c| c.to_string()).collect();
-        println!("  choices: [{}]", shown.join(", "));
+        outln!("  choices: [{}]", shown.join(", "));
         let mut s = state.clone();
         let run = interp::run_copy(tuple, i, &mut s, &mut Replay::new(choices), args.max_steps)
             .map_err(|e| format!("copy {}: {e}", copy.name))?;
@@ -172,18 +172,18 @@ fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
             .iter()
             .map(|v| format!("{} = {}", tuple.var(*v).name, s[v.index()]))
             .collect();
-        println!("  final:   {}  ({})", fin.join(", "), run.end);
+        outln!("  final:   {}  ({})", fin.join(", "), run.end);
     }
     match crate::refute::replay_counterexample(tuple, &cex, &Cancel::new()) {
         Ok(()) => {
-            println!("confirmed: the counterexample shows that {} is violated", tuple.name);
+            outln!("confirmed: the counterexample shows that {} is violated", tuple.name);
             if !cex.explanation.is_empty() {
-                println!("  {}", cex.explanation);
+                outln!("  {}", cex.explanation);
             }
             Ok(1)
         }
         Err(reason) => {
-            println!("not confirmed: {reason}");
+            outln!("not confirmed: {reason}");
             Ok(2)
         }
     }

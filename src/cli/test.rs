@@ -6,7 +6,7 @@ use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
 use crate::hypertest::{hypertest_runs, TestOptions};
 use crate::ir::Tuple;
-use crate::report::{render_human, render_json};
+use crate::report::{render_github, render_human, render_json, render_sarif};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -18,6 +18,10 @@ pub enum TestReportFormat {
     #[default]
     Human,
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow annotations.
+    Github,
 }
 
 /// Search for violations by running the programs concretely (hypertesting).
@@ -53,6 +57,9 @@ pub struct TestArgs {
     /// Input language of files given by name (folders: detected per file).
     #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
     pub input: InputArg,
+    /// Test only shard I of N (1-based; the same split as `prove --shard`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<batch::Shard>,
     /// How to print input errors (default: fancy on a terminal, short otherwise).
     #[arg(long, value_enum)]
     pub diagnostics: Option<DiagArg>,
@@ -67,8 +74,11 @@ pub fn main(args: TestArgs) -> i32 {
         ..BatchOptions::default()
     };
     let files = batch::collect_files(&args.paths, opts.input);
-    let entries = batch::load(&files, &opts);
-    if entries.is_empty() {
+    let mut entries = batch::load(&files, &opts);
+    if let Some(shard) = args.shard {
+        shard.retain(&mut entries, &args.paths);
+    }
+    if entries.is_empty() && args.shard.is_none() {
         eprintln!("error: no tuple to test in the given paths");
         return 3;
     }
@@ -91,6 +101,8 @@ pub fn main(args: TestArgs) -> i32 {
     let text = match args.format {
         TestReportFormat::Human => render_human(&report, false),
         TestReportFormat::Json => render_json(&report),
+        TestReportFormat::Sarif => render_sarif(&report),
+        TestReportFormat::Github => render_github(&report),
     };
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

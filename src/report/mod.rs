@@ -3,15 +3,21 @@
 //! A [`Report`] is what a batch run produced, in input order: one [`TupleResult`] per
 //! decided tuple and one per file that could not be loaded. The renderers only read it.
 
+mod github;
 mod human;
 mod json;
 mod junit;
+pub mod merge;
+pub mod oneline;
 mod read;
+pub mod sarif;
 
+pub use github::render_github;
 pub use human::render_human;
 pub use json::render_json;
 pub use junit::render_junit;
 pub use read::read_counterexample;
+pub use sarif::render_sarif;
 
 use crate::ir::Loc;
 use crate::verdict::{Engine, Outcome, Verdict, VerdictKind};
@@ -52,6 +58,16 @@ impl ResultKind {
             ResultKind::Verdict(v) => v.name(),
             ResultKind::Error => "error",
         }
+    }
+    /// The kind a saved report names (`verified`, …); `None` for anything else.
+    pub fn from_name(name: &str) -> Option<ResultKind> {
+        Some(match name {
+            "verified" => ResultKind::Verdict(VerdictKind::Verified),
+            "violated" => ResultKind::Verdict(VerdictKind::Violated),
+            "unknown" => ResultKind::Verdict(VerdictKind::Unknown),
+            "error" => ResultKind::Error,
+            _ => return None,
+        })
     }
 }
 

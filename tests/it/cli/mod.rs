@@ -1,6 +1,7 @@
 //! The `forex` binary: subcommands, exit codes, reports.
 
 mod check;
+mod editor;
 mod prove;
 mod refute;
 mod report_snapshots;
