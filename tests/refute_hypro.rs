@@ -33,7 +33,7 @@ fn hypro_p1_instances_are_refuted() {
         };
         replay_counterexample(tuple, &counterexample, &Cancel::new()).expect("replays");
         assert_eq!(counterexample.copies.len(), 2);
-        assert_eq!(counterexample.copies[1].quantifier, "exists");
+        assert_eq!(counterexample.copies[1].quantifier, forex::ir::Quantifier::Exists);
         // The post is the one conjunct `o_0 == o_1`: it is the one to blame.
         let conj = counterexample.violated_conjunct.expect("the post conjunct is named");
         assert!(conj.contains("=="), "{conj}");
