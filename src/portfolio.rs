@@ -23,6 +23,19 @@ pub enum EngineChoice {
     Both,
 }
 
+impl std::str::FromStr for EngineChoice {
+    type Err = String;
+    /// `prove`, `refute` or `both` (any case), as the command line spells them.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "prove" => Ok(EngineChoice::Prove),
+            "refute" => Ok(EngineChoice::Refute),
+            "both" => Ok(EngineChoice::Both),
+            _ => Err(format!("unknown engine `{s}` (prove, refute, both)")),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct DecideOptions {
     pub engine: EngineChoice,
