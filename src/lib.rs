@@ -16,6 +16,7 @@ pub mod ir;
 pub mod portfolio;
 pub mod pretty;
 pub mod prove;
+pub mod reactive;
 pub mod refute;
 pub mod report;
 pub mod smt;

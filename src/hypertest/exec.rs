@@ -270,6 +270,6 @@ impl<'t> Executor<'t> {
                 }
             })
             .collect();
-        Ok(Counterexample { copies, explanation, violated_conjunct: conjunct })
+        Ok(Counterexample { copies, explanation, violated_conjunct: conjunct, observations: None })
     }
 }
