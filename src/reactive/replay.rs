@@ -71,7 +71,7 @@ pub fn replay(tuple: &Tuple, cand: &Candidate, cancel: &Cancel) -> Result<(), St
     let forall_obs = |c: usize, i: usize| terms(&cand.observed[c][i]);
     let (witness, residual) = exists_side(tuple, &enc, n, &forall_obs);
     let solver = Solver::new();
-    solver.assert(&Bool::or(&[witness, residual]));
+    solver.assert(Bool::or(&[witness, residual]));
     match check(&solver, cancel) {
         SatResult::Unsat => Ok(()),
         SatResult::Sat => Err("an ∃ run matches the replayed ∀ observations".into()),

@@ -94,8 +94,10 @@ fn ticker_does_not_refine_counter_at_observation_3() {
     assert_eq!(a.len(), 2);
     assert_ne!(a[1]["y"], crate::value::Value::int(1));
     assert!(obs.infinite_extension);
-    let json = serde_json::to_value(&counterexample.copies).unwrap();
-    assert_eq!(json[0]["choices"].as_array().unwrap().len(), 2, "x = * and one if (*)");
+    let json = serde_json::to_value(&counterexample).unwrap();
+    assert_eq!(json["copies"][0]["choices"].as_array().unwrap().len(), 2, "x = *, one if (*)");
+    assert_eq!(json["observations"]["failing_index"], 2);
+    assert_eq!(json["observations"]["copies"]["a"][0]["y"]["value"], "0");
 }
 
 /// hyena0's `escalating` against `max-diff` (our-benchmarks), with `max` starting at
