@@ -87,7 +87,7 @@ fn ticker_does_not_refine_counter_at_observation_3() {
     let Verdict::Violated { counterexample } = run(&always(t, 5)) else {
         panic!("expected violated")
     };
-    let obs = counterexample.observations.expect("observation trace");
+    let obs = counterexample.observations.clone().expect("observation trace");
     // y is 0 at observation 1 and 1 or x at 2: a differs from c at 2 only when x != 1.
     assert_eq!(obs.failing_index, 2);
     let a = &obs.copies["a"];
