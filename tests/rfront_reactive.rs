@@ -154,3 +154,35 @@ program spin { int n, i; i = 0; while (*) { i = i + 1; } }
         assert_eq!(verdicts, [want, want], "{copies} {phi}");
     }
 }
+
+#[test]
+fn run_prints_observations_up_to_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("srv.fe");
+    std::fs::write(
+        &file,
+        "program counter {\n  int x, y;\n  y = 0;\n  repeat {\n    observe;\n    \
+         if (*) { y = y + 1; } else { y = y + x; }\n  }\n}\n",
+    )
+    .unwrap();
+    let out = assert_cmd::Command::cargo_bin("forex")
+        .unwrap()
+        .args(["run", file.to_str().unwrap(), "--set", "x=5", "--choices", "true,false"])
+        .args(["--observations", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "observation 1: x = 5, y = 0\nobservation 2: x = 5, y = 1\nobservation 3: x = 5, y = 6\n"
+        ),
+        "{text}"
+    );
+    let out = assert_cmd::Command::cargo_bin("forex")
+        .unwrap()
+        .args(["run", file.to_str().unwrap(), "--observations", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+}
