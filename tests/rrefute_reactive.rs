@@ -105,3 +105,41 @@ tuple escalates {
     let a = &obs.copies["a"];
     assert_eq!(a[9]["y"].to_string(), "65");
 }
+
+fn test_verdict(src: &str) -> Verdict {
+    use forex::hypertest::{hypertest_runs, TestOptions};
+    let opts = TestOptions { budget: std::time::Duration::from_secs(30), ..TestOptions::default() };
+    hypertest_runs(&tuple(src), &opts, Some(200), &Cancel::new()).verdict
+}
+
+#[test]
+fn testing_finds_the_refinement_violation_and_never_violates_od() {
+    let bad = format!(
+        "{COUNTER}
+tuple refines {{
+  forall a: counter;
+  exists c: ticker;
+  pre    a.x == c.x;
+  always a.y == c.y;
+  observations 4;
+}}"
+    );
+    let Verdict::Violated { counterexample } = test_verdict(&bad) else {
+        panic!("expected violated")
+    };
+    assert!(counterexample.observations.expect("observation trace").failing_index >= 2);
+    let od = format!(
+        "{COUNTER}
+tuple od {{
+  forall a: counter, b: counter;
+  exists c: counter;
+  pre    a.x == c.x;
+  always a.y == c.y || b.y == c.y;
+  observations 3;
+}}"
+    );
+    match test_verdict(&od) {
+        Verdict::Unknown { reason } => assert!(reason.contains("no violation found"), "{reason}"),
+        v => panic!("expected unknown, got {v:?}"),
+    }
+}

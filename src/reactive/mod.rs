@@ -17,13 +17,14 @@ use std::time::Instant;
 pub mod prefix;
 pub mod replay;
 pub mod symex;
+pub mod test;
 
 use prefix::{check_prefix, Candidate, Prefix};
 
 /// Loop unrolling bounds tried per observation index (beyond the iterations that
 /// observe): larger ones only when a silent ∃ loop could not be bounded or a ∀ loop
 /// was cut.
-const UNROLLS: [u32; 4] = [4, 8, 16, 32];
+pub(crate) const UNROLLS: [u32; 4] = [4, 8, 16, 32];
 
 /// Refutes a reactive tuple: `violated` with a replayed counterexample, else `unknown`.
 pub fn refute(tuple: &Tuple, cancel: &Cancel) -> Outcome {
