@@ -186,3 +186,94 @@ fn run_prints_observations_up_to_the_bound() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
 }
+
+// ---------------------------------------------------------------- hyena0 files
+
+fn hyena(src: &str) -> Result<Module, Vec<String>> {
+    load_source("q", src.as_bytes(), InputFormat::Auto).map_err(|d| d.messages)
+}
+
+#[test]
+fn every_hyena0_benchmark_file_reads() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/hyena0");
+    if !dir.exists() {
+        eprintln!("skipped: {} is not there", dir.display());
+        return;
+    }
+    let files = forex::batch::collect_files(&[dir], InputFormat::Auto);
+    assert!(files.len() >= 60, "only {} hyena0 files found", files.len());
+    let mut tuples = 0;
+    for f in &files {
+        let m = forex::frontend::load_file(&f.path, f.format)
+            .unwrap_or_else(|d| panic!("{}: {:?}", f.path.display(), d.messages));
+        tuples += m.tuples.len();
+        // Every query of these files states its expected outcome.
+        for t in &m.tuples {
+            assert!(m.expected_of(&t.name).is_some(), "{}: {}", f.path.display(), t.name);
+            assert_eq!(t.kind, PropertyKind::Always);
+        }
+    }
+    assert!(tuples >= 80, "{tuples} queries");
+}
+
+#[test]
+fn hyena0_queries_map_to_always_tuples() {
+    let m = hyena(
+        "; comment
+(define-program esc
+  (let x int 0)
+  (let y int)
+  (repeat
+    (observe)
+    (if (divided-by x 2) (then (set y (+ y 1))) (else (set y (+ y x))))
+    (set x (+ x (nondet (min 1) (max 2))))))
+(strategy (observations (max 7)))
+(find-counterexample
+  (forall (traces esc a b)
+    (exists (traces esc)
+      (and (= (trace-value a y) (trace-value esc y)) (<= (trace-value b x) 10)))))
+(expect (outcome counterexample))
+(print-stats)
+(find-counterexample (forall (traces esc) (>= x 0)))
+(expect (outcome no-counterexample))
+",
+    )
+    .unwrap();
+    assert_eq!(m.tuples.len(), 2);
+    let t = &m.tuples[0];
+    assert_eq!(t.name, "q_1");
+    assert_eq!(t.observations, Some(7));
+    assert!(t.is_reactive());
+    let names: Vec<&str> = t.copies.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "esc"]);
+    assert_eq!(m.tuples[1].name, "q_2");
+    assert_eq!(m.expected_of("q_1"), Some(ir::ExpectedOutcome::Counterexample));
+    assert_eq!(m.expected_of("q_2"), Some(ir::ExpectedOutcome::NoCounterexample));
+    // The nested `nondet` is a fresh bounded choice.
+    let p = &m.programs[0];
+    assert!(p.vars.iter().any(|v| v.name == "nondet@8:17"), "{:?}", p.vars);
+}
+
+#[test]
+fn malformed_hyena0_input_is_reported_with_positions() {
+    let cases = [
+        ("(define-program p\n  (observe)", "1:1: this `(` is never closed"),
+        ("(define-program p (observe)))", "1:29: unexpected `)`"),
+        ("(define-program p (set x 1))", "1:24: unknown variable `x`"),
+        ("(define-program p (let x int y))", "1:30: unknown variable `y`"),
+        ("(define-program p (jump 3))", "1:19: unknown statement `jump`"),
+        ("(strategy (observations 1))\n(frobnicate)", "2:1: unknown form `frobnicate`"),
+        (
+            "(define-program p (let x int 0))\n(find-counterexample (forall (traces p) (= z 1)))",
+            "2:44: unknown variable `z`",
+        ),
+        (
+            "(define-program p (let x int 0))\n(find-counterexample (forall (traces p a) (= (trace-value b x) 1)))",
+            "2:59: unknown trace `b`",
+        ),
+    ];
+    for (src, want) in cases {
+        let errs = hyena(src).err().unwrap_or_else(|| panic!("no error for {src}"));
+        assert_eq!(errs[0], want, "{src}");
+    }
+}

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 /// Example: forex check examples/*.fe
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Files to check (`.fe`, or ForEx-format `.txt`).
+    /// Files or folders to check (`.fe`, ForEx-format `.txt`, hyena0 files).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Input language; `auto` detects the ForEx format from its first section header.
@@ -29,8 +29,11 @@ pub fn main(args: CheckArgs) -> i32 {
     let tty = std::io::stderr().is_terminal();
     let style = args.diagnostics.unwrap_or(if tty { DiagStyle::Fancy } else { DiagStyle::Short });
     let mut code = 0;
-    for path in &args.files {
-        match crate::frontend::load_file(path, args.format) {
+    // Folders contribute their `.fe`, ForEx `.txt` and hyena0 files, as for `prove`.
+    let files = crate::batch::collect_files(&args.files, args.format);
+    for file in &files {
+        let path = &file.path;
+        match crate::frontend::load_file(path, file.format) {
             Ok(module) => println!("{}: ok ({})", path.display(), summary(&module)),
             Err(diags) => {
                 code = 3;

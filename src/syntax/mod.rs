@@ -9,6 +9,7 @@ pub mod build;
 mod expr;
 mod fe;
 mod forex;
+pub mod hyena;
 mod prescan;
 
 use crate::diag::Diagnostic;
