@@ -106,9 +106,21 @@ fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<InputFile>) {
             Some("txt") if looks_like_forex(&path) => {
                 out.push(InputFile { path, format: InputFormat::Auto })
             }
+            // hyena0's files have no extension: picked up by content.
+            None if looks_like_hyena(&path) => {
+                out.push(InputFile { path, format: InputFormat::Auto })
+            }
             _ => {}
         }
     }
+}
+
+/// Whether the file at `path` starts like a hyena0 file (see `syntax::hyena`).
+fn looks_like_hyena(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 * 1024).read_to_end(&mut head));
+    read.is_ok() && crate::syntax::hyena::looks_like_hyena(&String::from_utf8_lossy(&head))
 }
 
 /// The files to load, in a deterministic order: paths as given; a folder contributes its

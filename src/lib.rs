@@ -17,6 +17,7 @@ pub mod lsp;
 pub mod portfolio;
 pub mod pretty;
 pub mod prove;
+pub mod reactive;
 pub mod refute;
 pub mod report;
 pub mod smt;

@@ -149,6 +149,22 @@ pub struct Counterexample {
     /// The post conjunct that fails, in `.fe` syntax, when one can be named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violated_conjunct: Option<String>,
+    /// For temporal (`always`) tuples: the observation prefix that fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observations: Option<ObservationTrace>,
+}
+
+/// The observations of a temporal counterexample: the ∀ copies' observed states at
+/// indices 1..=`failing_index`, after which no ∃ prefix satisfies φ at every index.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ObservationTrace {
+    /// The observation index n at which every ∃ prefix has failed φ.
+    pub failing_index: u32,
+    /// Per ∀ copy (by name), per index 1..=n, the observed value of every variable.
+    pub copies: BTreeMap<String, Vec<BTreeMap<String, Value>>>,
+    /// Every ∀ copy could have gone on observing forever after this prefix (then the
+    /// violation holds over infinite runs too); `false` when that was not established.
+    pub infinite_extension: bool,
 }
 
 /// One copy's part of a counterexample.

@@ -281,6 +281,7 @@ mod tests {
                     copies: vec![],
                     explanation: "x".into(),
                     violated_conjunct: None,
+                    observations: None,
                 };
                 outcome(Verdict::Violated { counterexample })
             } else if name.starts_with("slow") {

@@ -31,6 +31,10 @@ pub struct Checker<'a> {
     next_loop: u32,
     /// Variables of the current program whose type was rejected (already reported).
     silent: Vec<String>,
+    /// The current program's declared variables, then the fresh choice variables of its
+    /// `while (*)` loops (see [`Checker::while_star`]).
+    declared: u32,
+    fresh: Vec<VarDecl>,
 }
 
 /// Checks a parsed file. `file` names it in the tuples (`Tuple::file`); `src` is its
@@ -51,6 +55,8 @@ pub fn check(
         next_bound: 0,
         next_loop: 0,
         silent: Vec::new(),
+        declared: 0,
+        fresh: Vec::new(),
     };
     let mut module = Module::default();
     let mut seen: HashMap<&str, Span> = HashMap::new();
@@ -133,14 +139,15 @@ impl Checker<'_> {
             }
         }
         self.next_loop = 0;
+        self.declared = vars.len() as u32;
+        self.fresh.clear();
         let mut body = Vec::new();
         for item in &p.items {
             if let ast::BodyItem::Stmt(s) = item {
-                if let Some(s) = self.stmt(s, &table) {
-                    body.push(s);
-                }
+                self.stmt_into(s, &table, &mut body);
             }
         }
+        vars.append(&mut self.fresh);
         ir::Program { name: p.name.name.clone(), vars, body, loc: self.loc(&p.span) }
     }
 
@@ -149,7 +156,11 @@ impl Checker<'_> {
         b: &[ast::Stmt],
         table: &HashMap<String, (VarId, Type, Span)>,
     ) -> Vec<Stmt> {
-        b.iter().filter_map(|s| self.stmt(s, table)).collect()
+        let mut out = Vec::new();
+        for s in b {
+            self.stmt_into(s, table, &mut out);
+        }
+        out
     }
 
     fn stmt(
@@ -238,6 +249,54 @@ impl Checker<'_> {
                 let body = self.block(body, table);
                 Some(Stmt::While { id, cond: c2?, body, loc })
             }
+            S::Observe => Some(Stmt::Observe { loc }),
+            S::Repeat { body } => {
+                let id = LoopId(self.next_loop);
+                self.next_loop += 1;
+                let body = self.block(body, table);
+                Some(Stmt::While { id, cond: ir::Expr::bool(true), body, loc })
+            }
+            // Expanded by `stmt_into` (into two statements), the only caller.
+            S::WhileStar { .. } => self.fail(Diagnostic::new(
+                "internal: `while (*)` reached the single-statement checker",
+                s.span.clone(),
+            )),
+        }
+    }
+
+    /// `while (*) { B }` becomes `c = *; while (c) { B; c = *; }` with a fresh `bool c`
+    /// named `while*@LINE:COL` (no user variable can have that name, and reports show
+    /// which loop it decides). Every engine then sees an ordinary loop; the choice
+    /// variable is part of the program's state like any other.
+    fn while_star(
+        &mut self,
+        body: &[ast::Stmt],
+        table: &HashMap<String, (VarId, Type, Span)>,
+        loc: Loc,
+    ) -> [Stmt; 2] {
+        let id = LoopId(self.next_loop);
+        self.next_loop += 1;
+        let var = VarId(self.declared + self.fresh.len() as u32);
+        self.fresh.push(VarDecl { name: format!("while*@{loc}"), ty: Type::Bool, loc });
+        let mut body = self.block(body, table);
+        body.push(Stmt::Havoc { var, loc });
+        let cond = ir::Expr::var(var, Type::Bool);
+        [Stmt::Havoc { var, loc }, Stmt::While { id, cond, body, loc }]
+    }
+
+    /// Checks `s` and appends what it becomes (nothing after an error; two statements
+    /// for `while (*)`).
+    fn stmt_into(
+        &mut self,
+        s: &ast::Stmt,
+        table: &HashMap<String, (VarId, Type, Span)>,
+        out: &mut Vec<Stmt>,
+    ) {
+        if let ast::StmtKind::WhileStar { body } = &s.kind {
+            let loc = self.loc(&s.span);
+            out.extend(self.while_star(body, table, loc));
+        } else if let Some(s) = self.stmt(s, table) {
+            out.push(s);
         }
     }
 
@@ -270,8 +329,12 @@ impl Checker<'_> {
             vars: Vec::new(),
             pre: ir::Expr::bool(true),
             post: ir::Expr::bool(true),
-            kind: Default::default(),
-            observations: None,
+            kind: if t.always.is_some() && t.post.is_none() {
+                ir::PropertyKind::Always
+            } else {
+                ir::PropertyKind::Post
+            },
+            observations: t.observations.as_ref().map(|o| o.0),
             hints: Hints::default(),
         };
         let mut copies: HashMap<String, usize> = HashMap::new();
@@ -345,7 +408,11 @@ impl Checker<'_> {
             Some(e2)
         };
         let pre = t.pre.as_ref().map(|e| formula(self, e, "a precondition"));
-        let post = t.post.as_ref().map(|e| formula(self, e, "a postcondition"));
+        let post = match (&t.post, &t.always) {
+            (Some(e), _) => Some(formula(self, e, "a postcondition")),
+            (None, Some(e)) => Some(formula(self, e, "an `always` formula")),
+            (None, None) => None,
+        };
         let invariants: Vec<_> =
             t.invariants.iter().map(|e| formula(self, e, "an invariant hint")).collect();
         for (copy, var) in &t.mentions {

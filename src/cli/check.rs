@@ -13,8 +13,7 @@ use std::path::PathBuf;
 /// Example: forex check examples/*.fe
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Files and folders to check (folders: their `*.fe` and ForEx-format `*.txt` files,
-    /// recursively).
+    /// Files or folders to check (`.fe`, ForEx-format `.txt`, hyena0 files).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Input language; `auto` detects the ForEx format from its first section header.

@@ -16,8 +16,11 @@ use std::path::{Path, PathBuf};
 /// in `.fe` (`-3`, `true`, `#b01`, `#xff`); arrays as `[1: 5, 2: 7, _: 0]` (`_` is the
 /// value everywhere else).
 ///
-/// Exit codes: 0 the run finished; 2 it stopped early (a false `assume`, or the step
-/// limit); 3 bad input (unknown program or variable, bad value, too few choices).
+/// A program with `observe;` prints its observations (the state at each `observe;`) and
+/// stops after --observations of them (default 10): reactive programs need not end.
+///
+/// Exit codes: 0 the run finished or reached the observation bound; 2 it stopped early
+/// (a false `assume`, or the step limit); 3 bad input (unknown program or variable, bad value, too few choices).
 /// With --replay: 1 the counterexample was confirmed (the tuple is violated), 2 it was
 /// not, 3 bad input.
 ///
@@ -38,6 +41,10 @@ pub struct RunArgs {
     /// Stop with "did not terminate" after this many steps.
     #[arg(long, default_value_t = 1_000_000)]
     pub max_steps: u64,
+    /// Stop after this many observations (`observe;`); default 10 for programs with
+    /// `observe;`, no bound for the others.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub observations: Option<u32>,
     /// Replay a counterexample saved as JSON by `forex prove --format json`.
     #[arg(long, value_name = "CEX.json")]
     pub replay: Option<PathBuf>,
@@ -100,8 +107,14 @@ fn run(args: &RunArgs, module: &Module) -> Result<i32, String> {
         None => Vec::new(),
     };
     let given = choices.len();
-    let run = interp::run_program(program, &mut state, &mut Replay::new(choices), args.max_steps)
+    let reactive = crate::ir::has_observe(&program.body);
+    let limits = interp::Limits {
+        max_steps: args.max_steps,
+        max_observations: args.observations.or(reactive.then_some(DEFAULT_RUN_OBSERVATIONS)),
+    };
+    let run = interp::run_program_observing(program, &mut state, &mut Replay::new(choices), limits)
         .map_err(|e| format!("{}: {e}", args.file.display()))?;
+    print_observations(program, &run.observations);
     if let RunEnd::OutOfChoices { at } = run.end {
         return Err(format!(
             "the run needs more nondeterministic choices than the {given} given with --choices \
@@ -116,11 +129,23 @@ fn run(args: &RunArgs, module: &Module) -> Result<i32, String> {
         eprintln!("note: {} of the {given} choices were not used", given - run.choices.len());
     }
     match run.end {
-        RunEnd::Finished => Ok(0),
+        RunEnd::Finished | RunEnd::ObservationLimit { .. } => Ok(0),
         other => {
             eprintln!("run stopped: {other}; the state above is where it stopped");
             Ok(2)
         }
+    }
+}
+
+/// Observations `forex run` stops after when the program observes and no bound is given.
+const DEFAULT_RUN_OBSERVATIONS: u32 = 10;
+
+/// `observation 1: x = 0, y = 1`, one line per observation.
+fn print_observations(program: &Program, observations: &[Vec<Value>]) {
+    for (i, values) in observations.iter().enumerate() {
+        let shown: Vec<String> =
+            program.vars.iter().zip(values).map(|(d, v)| format!("{} = {v}", d.name)).collect();
+        println!("observation {}: {}", i + 1, shown.join(", "));
     }
 }
 

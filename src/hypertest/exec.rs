@@ -253,6 +253,6 @@ impl<'t> Executor<'t> {
                 CopyRun::from_states(tuple, i, &test.input, choices, &state)
             })
             .collect();
-        Ok(Counterexample { copies, explanation, violated_conjunct: conjunct })
+        Ok(Counterexample { copies, explanation, violated_conjunct: conjunct, observations: None })
     }
 }

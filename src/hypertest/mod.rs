@@ -16,7 +16,7 @@ mod exec;
 mod inputs;
 mod search;
 mod shrink;
-mod values;
+pub(crate) mod values;
 
 pub use coverage::branch_distance;
 
@@ -115,7 +115,7 @@ pub fn hypertest_runs(
     cancel: &Cancel,
 ) -> Outcome {
     if tuple.is_reactive() {
-        return Outcome::unsupported(Engine::Test, crate::verdict::REACTIVE_UNSUPPORTED);
+        return crate::reactive::test::hypertest(tuple, opts.seed, opts.budget, max_runs, cancel);
     }
     let start = Instant::now();
     let report = hypertest_report(tuple, opts, max_runs, cancel);

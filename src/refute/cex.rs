@@ -143,8 +143,12 @@ fn build(
             final_state: forall.then_some(fin),
         });
     }
-    let mut cex =
-        Counterexample { copies, explanation: no_run_text(tuple, bound), violated_conjunct: None };
+    let mut cex = Counterexample {
+        copies,
+        explanation: no_run_text(tuple, bound),
+        violated_conjunct: None,
+        observations: None,
+    };
     cex.violated_conjunct = name_violated_conjunct(tuple, &cex);
     Ok(cex)
 }

@@ -60,7 +60,7 @@ impl Default for RefuteOptions {
 /// Tries to show `tuple` invalid with a replayed counterexample.
 pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
     if tuple.is_reactive() {
-        return Outcome::unsupported(Engine::Refute, crate::verdict::REACTIVE_UNSUPPORTED);
+        return crate::reactive::refute(tuple, cancel);
     }
     let start = Instant::now();
     let mut stats = Stats::default();

@@ -47,6 +47,10 @@ pub fn replay_counterexample(
             RunEnd::OutOfChoices { at } => {
                 return Err(format!("copy {}: no recorded choice left at {at}", copy.name))
             }
+            // Post tuples replay without an observation bound.
+            RunEnd::ObservationLimit { .. } => {
+                return Err(format!("copy {}: stopped at the observation bound", copy.name))
+            }
         }
         if chooser.next != run.choices.len() {
             return Err(format!(

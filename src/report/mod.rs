@@ -258,6 +258,7 @@ pub(crate) mod tests {
             copies: vec![a, c],
             explanation: "no run of c ends with o == 51 <&> \"quoted\"".into(),
             violated_conjunct: Some("a.o == c.o".into()),
+            observations: None,
         };
         let at = |line| Some(Loc { line, col: 1 });
         Report {

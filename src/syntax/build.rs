@@ -61,6 +61,10 @@ pub fn kids<'i>(p: &Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
                     | Rule::kw_invariant
                     | Rule::kw_align
                     | Rule::kw_conjuncts
+                    | Rule::kw_observe
+                    | Rule::kw_repeat
+                    | Rule::kw_always
+                    | Rule::kw_observations
             )
         })
         .collect()
@@ -225,12 +229,35 @@ impl<'s> Builder<'s> {
                 StmtKind::While { cond, body: self.block(&k[1], depth + 1) }
             }
             Rule::if_stmt => return self.if_stmt(p, &k, depth),
+            Rule::observe_stmt | Rule::repeat_stmt | Rule::while_star_stmt => {
+                return self.reactive_stmt(p, &k, depth)
+            }
             r => {
                 return Err(self.error(Diagnostic::new(
                     format!("internal: unexpected statement rule {r:?}"),
                     span(p),
                 )))
             }
+        };
+        Ok(Stmt { kind, span: span(p) })
+    }
+
+    /// `observe;`, `repeat {…}`, `while (*) {…}`: `.fe` only (the ForEx format has no
+    /// temporal properties, so an observation there could never mean anything).
+    fn reactive_stmt(&mut self, p: &Pair<Rule>, k: &[Pair<Rule>], depth: usize) -> R<Stmt> {
+        if self.forex {
+            let word = p.as_str().split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+            let what = if p.as_rule() == Rule::while_star_stmt { "while (*)" } else { word };
+            return Err(self.error(
+                Diagnostic::new(format!("`{what}` is not part of the ForEx format"), span(p))
+                    .with_label("reactive statement in a ForEx file")
+                    .with_hint("write reactive programs in a `.fe` file (`program p { … }`)"),
+            ));
+        }
+        let kind = match p.as_rule() {
+            Rule::observe_stmt => StmtKind::Observe,
+            Rule::repeat_stmt => StmtKind::Repeat { body: self.block(&k[0], depth + 1) },
+            _ => StmtKind::WhileStar { body: self.block(&k[1], depth + 1) },
         };
         Ok(Stmt { kind, span: span(p) })
     }

@@ -20,3 +20,4 @@ mod cli;
 mod engines;
 mod frontend;
 mod oracle;
+mod reactive;
