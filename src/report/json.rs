@@ -30,6 +30,9 @@ struct JsonResult<'a> {
     reason: Option<&'a str>,
     counterexample: Option<&'a Counterexample>,
     proof: Option<JsonProof<'a>>,
+    /// The outcome the input file expects (`counterexample`, `no-counterexample`), or
+    /// `null` when it says nothing (hyena0 files say it).
+    expected: Option<crate::ir::ExpectedOutcome>,
 }
 
 /// The proof with the work counters next to it ("invariants, counters").
@@ -58,6 +61,7 @@ fn result(r: &TupleResult) -> JsonResult<'_> {
         reason: r.reason(),
         counterexample,
         proof,
+        expected: r.expected,
     }
 }
 
