@@ -150,7 +150,7 @@ pub enum Entry {
     /// Already finished: a file that did not load.
     Done(TupleResult),
     /// A tuple to decide; `file` is how the report names its file.
-    Todo { file: String, tuple: Arc<Tuple> },
+    Todo { file: String, tuple: Arc<Tuple>, expected: Option<crate::ir::ExpectedOutcome> },
 }
 
 /// Whether `name` is selected by the `--tuple` patterns (all, when there are none).
@@ -181,12 +181,14 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                 if module.tuples.is_empty() {
                     eprintln!("warning: {file}: no tuple to prove");
                 }
-                for tuple in module.tuples {
+                for tuple in module.tuples.clone() {
                     for (i, p) in opts.select.iter().enumerate() {
                         used[i] |= p.matches(&tuple.name);
                     }
                     if selected(&opts.select, &tuple.name) {
-                        entries.push(Entry::Todo { file: file.clone(), tuple: Arc::new(tuple) });
+                        let expected = module.expected_of(&tuple.name);
+                        let tuple = Arc::new(tuple);
+                        entries.push(Entry::Todo { file: file.clone(), tuple, expected });
                     }
                 }
             }
@@ -197,6 +199,7 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                     tuple: None,
                     loc: None,
                     status: Status::Error { reason: error_reason(&diags) },
+                    expected: None,
                 }));
             }
         }

@@ -126,28 +126,29 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     let start = Instant::now();
     let n = entries.len();
     let mut results: Vec<Option<TupleResult>> = Vec::with_capacity(n);
-    let mut todo: Vec<Option<(String, Arc<Tuple>)>> = Vec::with_capacity(n);
+    let mut todo: Vec<Option<(String, Arc<Tuple>, Option<crate::ir::ExpectedOutcome>)>> =
+        Vec::with_capacity(n);
     for e in entries {
         match e {
             Entry::Done(r) => {
                 results.push(Some(r));
                 todo.push(None);
             }
-            Entry::Todo { file, tuple } => {
+            Entry::Todo { file, tuple, expected } => {
                 results.push(None);
-                todo.push(Some((file, tuple)));
+                todo.push(Some((file, tuple, expected)));
             }
         }
     }
     // Probably-longest first (stable: equal estimates keep input order), so that no
     // long tuple is left to run alone at the end; see [`super::cost`].
     let mut order: Vec<(u64, usize)> = (0..n)
-        .filter_map(|i| todo[i].as_ref().map(|(_, t)| (super::cost::estimate(t), i)))
+        .filter_map(|i| todo[i].as_ref().map(|(_, t, _)| (super::cost::estimate(t), i)))
         .collect();
     order.sort_by_key(|&(cost, i)| (std::cmp::Reverse(cost), i));
     if std::env::var_os("FOREX_DEBUG_COST").is_some() {
         for (cost, i) in &order {
-            eprintln!("cost {cost} {}", todo[*i].as_ref().map_or("", |(_, t)| t.name.as_str()));
+            eprintln!("cost {cost} {}", todo[*i].as_ref().map_or("", |(_, t, _)| t.name.as_str()));
         }
     }
     let mut queue: VecDeque<usize> = order.into_iter().map(|(_, i)| i).collect();
@@ -164,7 +165,7 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
         } else {
             while running.len() < jobs {
                 let Some(i) = queue.pop_front() else { break };
-                let (_, tuple) = todo[i].as_ref().expect("queued entries are todo");
+                let (_, tuple, _) = todo[i].as_ref().expect("queued entries are todo");
                 let cancel = root.with_timeout(opts.timeout);
                 spawn(i, tuple.clone(), cancel.clone(), decide.clone(), tx.clone());
                 running.push(Running {
@@ -196,12 +197,13 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
             if !cut_short {
                 progress.record(outcome.verdict.kind());
                 let violated = matches!(outcome.verdict, Verdict::Violated { .. });
-                let (file, tuple) = todo[i].take().expect("a todo entry");
+                let (file, tuple, expected) = todo[i].take().expect("a todo entry");
                 results[i] = Some(TupleResult {
                     file,
                     tuple: Some(tuple.name.clone()),
                     loc: Some(tuple.loc),
                     status: Status::Done(outcome),
+                    expected,
                 });
                 if violated && opts.fail_fast && stopped.is_none() {
                     stopped = Some((Stop::FailFast, Instant::now()));
@@ -215,7 +217,7 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     progress.finish();
 
     let not_run =
-        todo.iter().flatten().map(|(file, tuple)| format!("{file}: {}", tuple.name)).collect();
+        todo.iter().flatten().map(|(file, tuple, _)| format!("{file}: {}", tuple.name)).collect();
     Report {
         results: results.into_iter().flatten().collect(),
         not_run,
@@ -250,7 +252,11 @@ mod tests {
         names
             .iter()
             .enumerate()
-            .map(|(i, n)| Entry::Todo { file: "t.fe".into(), tuple: tuple(n, i as u32 + 1) })
+            .map(|(i, n)| Entry::Todo {
+                file: "t.fe".into(),
+                tuple: tuple(n, i as u32 + 1),
+                expected: None,
+            })
             .collect()
     }
 
@@ -336,6 +342,7 @@ mod tests {
             tuple: None,
             loc: None,
             status: Status::Error { reason: "broken".into() },
+            expected: None,
         };
         es.insert(1, Entry::Done(err));
         let r = execute(es, &opts(2), &Cancel::new(), fake());

@@ -70,7 +70,7 @@ fn od_counter_is_never_violated() {
     );
     match run(&always(t, 4)) {
         Verdict::Unknown { reason } => {
-            assert!(reason.contains("no violation with up to 4 observations"), "{reason}")
+            assert!(reason.to_string().contains("no violation with up to 4 observations"), "{reason}")
         }
         v => panic!("expected unknown, got {v:?}"),
     }
@@ -174,7 +174,7 @@ fn unbounded_silent_exists_loop_is_unknown() {
         |v| eq(v("a", "y"), v("c", "y")),
     );
     match run(&always(t, 2)) {
-        Verdict::Unknown { reason } => assert!(reason.contains("may loop"), "{reason}"),
+        Verdict::Unknown { reason } => assert!(reason.to_string().contains("may loop"), "{reason}"),
         v => panic!("expected unknown, got {v:?}"),
     }
 }

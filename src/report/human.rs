@@ -172,7 +172,14 @@ fn summary_table(report: &Report) -> String {
                 .unwrap_or_default()
         });
         let time = r.time().map_or("-".to_string(), seconds);
-        t.add_row(vec![r.display_name(), r.location(), r.verdict_name().to_string(), engine, time]);
+        // A verdict the input file's expectation contradicts is marked where it is read.
+        let verdict = match r.expected {
+            Some(e) if e.contradicted_by(r.verdict_name()) => {
+                format!("{} ✗ expected {}", r.verdict_name(), e.name())
+            }
+            _ => r.verdict_name().to_string(),
+        };
+        t.add_row(vec![r.display_name(), r.location(), verdict, engine, time]);
     }
     if let Some(c) = t.column_mut(4) {
         c.set_cell_alignment(CellAlignment::Right);

@@ -32,6 +32,9 @@ struct JsonResult<'a> {
     reason_kind: Option<&'static str>,
     counterexample: Option<&'a Counterexample>,
     proof: Option<JsonProof<'a>>,
+    /// The outcome the input file expects (`counterexample`, `no-counterexample`), or
+    /// `null` when it says nothing (hyena0 files say it).
+    expected: Option<crate::ir::ExpectedOutcome>,
 }
 
 /// The proof with the work counters next to it ("invariants, counters").
@@ -61,6 +64,7 @@ fn result(r: &TupleResult) -> JsonResult<'_> {
         reason_kind: r.reason_kind(),
         counterexample,
         proof,
+        expected: r.expected,
     }
 }
 

@@ -42,6 +42,8 @@ pub struct TupleResult {
     /// Where the tuple starts, when known.
     pub loc: Option<Loc>,
     pub status: Status,
+    /// The outcome the input file expects (hyena0's `(expect (outcome …))`), if it says.
+    pub expected: Option<crate::ir::ExpectedOutcome>,
 }
 
 /// How a report line ended: an engine's verdict or an input error.
@@ -267,12 +269,14 @@ pub(crate) mod tests {
                     file: "x.fe".into(),
                     tuple: Some("ok".into()),
                     loc: at(3),
+                    expected: None,
                     status: Status::Done(outcome(Verdict::Verified { proof }, Engine::Prove, 12)),
                 },
                 TupleResult {
                     file: "x.fe".into(),
                     tuple: Some("leak".into()),
                     loc: at(9),
+                    expected: None,
                     status: Status::Done(outcome(
                         Verdict::Violated { counterexample: cex },
                         Engine::Refute,
@@ -283,6 +287,7 @@ pub(crate) mod tests {
                     file: "y.fe".into(),
                     tuple: Some("hard<&>".into()),
                     loc: at(1),
+                    expected: None,
                     status: Status::Done(outcome(
                         Verdict::Unknown {
                             reason: crate::verdict::UnknownReason::Timeout {
@@ -300,6 +305,7 @@ pub(crate) mod tests {
                     file: "dir/bad.fe".into(),
                     tuple: None,
                     loc: None,
+                    expected: None,
                     status: Status::Error {
                         reason: "dir/bad.fe:2:5: error: unknown variable `q` \u{1}".into(),
                     },
