@@ -69,7 +69,7 @@ impl Shard {
         entries.retain(|e| {
             let (file, tuple) = match e {
                 Entry::Done(r) => (r.file.as_str(), r.tuple.as_deref().unwrap_or("")),
-                Entry::Todo { file, tuple } => (file.as_str(), tuple.name.as_str()),
+                Entry::Todo { file, tuple, .. } => (file.as_str(), tuple.name.as_str()),
             };
             self.holds(&relative(Path::new(file), args), tuple)
         });

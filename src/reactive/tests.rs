@@ -70,7 +70,10 @@ fn od_counter_is_never_violated() {
     );
     match run(&always(t, 4)) {
         Verdict::Unknown { reason } => {
-            assert!(reason.to_string().contains("no violation with up to 4 observations"), "{reason}")
+            assert!(
+                reason.to_string().contains("no violation with up to 4 observations"),
+                "{reason}"
+            )
         }
         v => panic!("expected unknown, got {v:?}"),
     }
