@@ -7,7 +7,6 @@
 //! instance not listed there is expected `verified`. Exits 1 when a definitive verdict
 //! contradicts the expected one (a soundness bug), 0 otherwise (unknown is no failure).
 
-use clap::ValueEnum;
 use comfy_table::{presets, CellAlignment, Table};
 use forex::batch::{self, execute, BatchOptions, Entry, ExecOptions, InputFile};
 use forex::cancel::Cancel;
@@ -39,7 +38,7 @@ fn config() -> Result<Config, String> {
             a => filter = Some(a.to_string()),
         }
     }
-    let engine = EngineChoice::from_str(&engine, true).map_err(|e| format!("--engine: {e}"))?;
+    let engine: EngineChoice = engine.parse().map_err(|e| format!("--engine: {e}"))?;
     let timeout = timeout
         .parse::<f64>()
         .ok()

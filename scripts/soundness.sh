@@ -7,5 +7,6 @@
 # Takes about 10–15 minutes on a 2-core machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release --test differential -- --ignored \
-  prover_verifies_exactly_the_valid_loop_free_tuples_10k engines_are_sound_with_loops_3k
+cargo test --release --test it -- --ignored \
+  oracle::differential::prover_verifies_exactly_the_valid_loop_free_tuples_10k \
+  oracle::differential::engines_are_sound_with_loops_3k

@@ -9,8 +9,10 @@
 mod cost;
 mod exec;
 mod progress;
+mod shard;
 
 pub use exec::{execute, Decider, ExecOptions};
+pub use shard::Shard;
 
 use crate::cancel::Cancel;
 use crate::diag::{DiagStyle, Diagnostics};
@@ -39,6 +41,8 @@ pub struct BatchOptions {
     pub diag_style: DiagStyle,
     /// Draw a progress bar on stderr.
     pub progress: bool,
+    /// Only this shard of the tuples (`--shard i/n`).
+    pub shard: Option<Shard>,
 }
 
 impl Default for BatchOptions {
@@ -51,6 +55,7 @@ impl Default for BatchOptions {
             input: InputFormat::Auto,
             diag_style: DiagStyle::Short,
             progress: false,
+            shard: None,
         }
     }
 }
@@ -101,9 +106,21 @@ fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<InputFile>) {
             Some("txt") if looks_like_forex(&path) => {
                 out.push(InputFile { path, format: InputFormat::Auto })
             }
+            // hyena0's files have no extension: picked up by content.
+            None if looks_like_hyena(&path) => {
+                out.push(InputFile { path, format: InputFormat::Auto })
+            }
             _ => {}
         }
     }
+}
+
+/// Whether the file at `path` starts like a hyena0 file (see `syntax::hyena`).
+fn looks_like_hyena(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(64 * 1024).read_to_end(&mut head));
+    read.is_ok() && crate::syntax::hyena::looks_like_hyena(&String::from_utf8_lossy(&head))
 }
 
 /// The files to load, in a deterministic order: paths as given; a folder contributes its
@@ -133,7 +150,7 @@ pub enum Entry {
     /// Already finished: a file that did not load.
     Done(TupleResult),
     /// A tuple to decide; `file` is how the report names its file.
-    Todo { file: String, tuple: Arc<Tuple> },
+    Todo { file: String, tuple: Arc<Tuple>, expected: Option<crate::ir::ExpectedOutcome> },
 }
 
 /// Whether `name` is selected by the `--tuple` patterns (all, when there are none).
@@ -164,12 +181,14 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                 if module.tuples.is_empty() {
                     eprintln!("warning: {file}: no tuple to prove");
                 }
-                for tuple in module.tuples {
+                for tuple in module.tuples.clone() {
                     for (i, p) in opts.select.iter().enumerate() {
                         used[i] |= p.matches(&tuple.name);
                     }
                     if selected(&opts.select, &tuple.name) {
-                        entries.push(Entry::Todo { file: file.clone(), tuple: Arc::new(tuple) });
+                        let expected = module.expected_of(&tuple.name);
+                        let tuple = Arc::new(tuple);
+                        entries.push(Entry::Todo { file: file.clone(), tuple, expected });
                     }
                 }
             }
@@ -180,6 +199,7 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                     tuple: None,
                     loc: None,
                     status: Status::Error { reason: error_reason(&diags) },
+                    expected: None,
                 }));
             }
         }
@@ -202,7 +222,10 @@ pub fn portfolio_decider(opts: DecideOptions) -> Decider {
 pub fn run(paths: &[PathBuf], opts: &BatchOptions, root: &Cancel) -> Report {
     let start = std::time::Instant::now();
     let files = collect_files(paths, opts.input);
-    let entries = load(&files, opts);
+    let mut entries = load(&files, opts);
+    if let Some(shard) = opts.shard {
+        shard.retain(&mut entries, paths);
+    }
     let exec = ExecOptions {
         jobs: opts.jobs.max(1),
         timeout: opts.decide.timeout,

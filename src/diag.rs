@@ -2,11 +2,15 @@
 //! it helps, a hint. Rendered fancy (miette), short (`path:line:col: error: message`,
 //! codespan-reporting) or as JSON lines.
 
+mod suggest;
+
+pub use suggest::suggest;
+
 use crate::ir::Loc;
 use std::ops::Range;
 
 /// How diagnostics are printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum DiagStyle {
     /// Multi-line reports with source snippets (default on a terminal).
     #[default]

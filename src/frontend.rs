@@ -11,7 +11,7 @@ use crate::syntax::{self, Format};
 use std::path::Path;
 
 /// Which input language a file is in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum InputFormat {
     /// ForEx format when the first section header is `[forall]` or `[exists]`, else `.fe`.
     #[default]
@@ -20,6 +20,9 @@ pub enum InputFormat {
     Fe,
     /// The original ForEx tool's format.
     Forex,
+    /// hyena0's s-expression files (detected by a first form `(define-program`,
+    /// `(strategy` or `(find-counterexample`).
+    Hyena,
 }
 
 /// Stack size of the parsing thread.
@@ -74,7 +77,13 @@ pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
             return Err(Diagnostics::new(name, &lossy, vec![d]));
         }
     };
+    if format == InputFormat::Hyena
+        || (format == InputFormat::Auto && syntax::hyena::looks_like_hyena(src))
+    {
+        return load_hyena(name, src);
+    }
     let fmt = match format {
+        InputFormat::Hyena => Format::Fe,
         InputFormat::Fe => Format::Fe,
         InputFormat::Forex => Format::Forex,
         InputFormat::Auto if syntax::looks_like_forex(src) => Format::Forex,
@@ -112,4 +121,24 @@ pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
     } else {
         Err(Diagnostics::new(name, src, diags))
     }
+}
+
+/// A hyena0 file: read into the syntax tree, checked like a `.fe` file.
+fn load_hyena(name: &str, src: &str) -> Result<Module, Diagnostics> {
+    let stem = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned());
+    let stem = stem.unwrap_or_else(|| "tuple".to_string());
+    let (ast, mut diags, expected) = syntax::hyena::parse(src, &stem);
+    let Some(ast) = ast else { return Err(Diagnostics::new(name, src, diags)) };
+    if ast.programs.is_empty() && ast.tuples.is_empty() && diags.is_empty() {
+        let d = Diagnostic::new("the file defines no programs and no queries", 0..0)
+            .with_label("empty");
+        return Err(Diagnostics::new(name, src, vec![d]));
+    }
+    let (mut module, check_diags) = crate::check::check(&ast, name, src, false);
+    diags.extend(check_diags);
+    if !diags.is_empty() {
+        return Err(Diagnostics::new(name, src, diags));
+    }
+    module.expected = expected;
+    Ok(module)
 }

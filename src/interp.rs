@@ -25,6 +25,9 @@ pub enum RunEnd {
     StepLimit { steps: u64 },
     /// The chooser had no value for a nondeterministic choice.
     OutOfChoices { at: Loc },
+    /// Stopped right after its `count`-th `observe;`, the observation bound asked for
+    /// (reactive programs need not terminate; see [`run_copy_observing`]).
+    ObservationLimit { count: u32 },
 }
 
 impl std::fmt::Display for RunEnd {
@@ -35,6 +38,9 @@ impl std::fmt::Display for RunEnd {
             RunEnd::StepLimit { steps } => write!(f, "did not terminate within {steps} steps"),
             RunEnd::OutOfChoices { at } => {
                 write!(f, "no value given for the nondeterministic choice at {at}")
+            }
+            RunEnd::ObservationLimit { count } => {
+                write!(f, "stopped after observation {count} (the observation bound)")
             }
         }
     }
@@ -47,6 +53,12 @@ pub struct Run {
     /// Every choice made, in order (`x = *` values, `if (*)` booleans).
     pub choices: Vec<Value>,
     pub steps: u64,
+    /// The observation trace: the state at each `observe;` executed, in order, as the
+    /// values of the run's variables (a copy's in `Copy::vars` order, a program's in
+    /// declaration order). A program without `observe;` records none here; by the
+    /// language's rule it observes once, at its final state, which callers take from
+    /// the state when `end` is `Finished`.
+    pub observations: Vec<Vec<Value>>,
 }
 
 /// Resolves nondeterminism: `x = *` asks for a value of `x`'s type, `if (*)` for a bool.
@@ -121,6 +133,30 @@ pub fn run_copy_observed(
     max_steps: u64,
     observer: &mut dyn Observer,
 ) -> Result<Run, InterpError> {
+    let limits = Limits { max_steps, max_observations: None };
+    run_copy_observing(tuple, copy, state, chooser, limits, observer)
+}
+
+/// When a run stops (besides finishing, blocking or running out of choices).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Statements and loop-guard evaluations before [`RunEnd::StepLimit`].
+    pub max_steps: u64,
+    /// Stop with [`RunEnd::ObservationLimit`] right after this many `observe;`
+    /// (`None`: no bound; the step limit still applies).
+    pub max_observations: Option<u32>,
+}
+
+/// [`run_copy_observed`] that also stops after `limits.max_observations` observations;
+/// `Run::observations` holds the copy's observation trace either way.
+pub fn run_copy_observing(
+    tuple: &Tuple,
+    copy: usize,
+    state: &mut [Value],
+    chooser: &mut dyn Chooser,
+    limits: Limits,
+    observer: &mut dyn Observer,
+) -> Result<Run, InterpError> {
     let Some(c) = tuple.copies.get(copy) else {
         return Err(InterpError::Malformed(format!("tuple {} has no copy {copy}", tuple.name)));
     };
@@ -128,7 +164,7 @@ pub fn run_copy_observed(
         return Err(short_state(state.len(), tuple.vars.len()));
     }
     let ty = |v: VarId| tuple.vars.get(v.index()).map(|tv| &tv.ty);
-    Machine { ty: &ty, chooser, max_steps, observer }.run(&c.body, state)
+    Machine { ty: &ty, chooser, limits, observer, observed: &c.vars }.run(&c.body, state)
 }
 
 /// Runs a program on `state` (indexed by the program's `VarId`s).
@@ -138,11 +174,23 @@ pub fn run_program(
     chooser: &mut dyn Chooser,
     max_steps: u64,
 ) -> Result<Run, InterpError> {
+    run_program_observing(program, state, chooser, Limits { max_steps, max_observations: None })
+}
+
+/// [`run_program`] that also stops after `limits.max_observations` observations.
+pub fn run_program_observing(
+    program: &Program,
+    state: &mut [Value],
+    chooser: &mut dyn Chooser,
+    limits: Limits,
+) -> Result<Run, InterpError> {
     if state.len() < program.vars.len() {
         return Err(short_state(state.len(), program.vars.len()));
     }
     let ty = |v: VarId| program.vars.get(v.index()).map(|d| &d.ty);
-    Machine { ty: &ty, chooser, max_steps, observer: &mut NoObserver }.run(&program.body, state)
+    let observed: Vec<VarId> = (0..program.vars.len() as u32).map(VarId).collect();
+    let observer = &mut NoObserver;
+    Machine { ty: &ty, chooser, limits, observer, observed: &observed }.run(&program.body, state)
 }
 
 fn short_state(got: usize, want: usize) -> InterpError {
@@ -153,8 +201,10 @@ fn short_state(got: usize, want: usize) -> InterpError {
 struct Machine<'a, 'b> {
     ty: &'a dyn Fn(VarId) -> Option<&'b Type>,
     chooser: &'a mut dyn Chooser,
-    max_steps: u64,
+    limits: Limits,
     observer: &'a mut dyn Observer,
+    /// The variables an `observe;` records.
+    observed: &'a [VarId],
 }
 
 enum Frame<'p> {
@@ -169,6 +219,8 @@ impl Machine<'_, '_> {
         let mut stack = vec![Frame::Seq(body, 0)];
         let mut choices = Vec::new();
         let mut steps: u64 = 0;
+        let mut observations: Vec<Vec<Value>> = Vec::new();
+        let max_steps = self.limits.max_steps;
         let end = 'outer: loop {
             let Some(top) = stack.last_mut() else { break RunEnd::Finished };
             let stmt = match top {
@@ -182,7 +234,7 @@ impl Machine<'_, '_> {
                 }
                 Frame::Loop(stmt, cond, body) => {
                     // Every guard evaluation is a step, so `while (true) {}` hits the limit.
-                    if steps >= self.max_steps {
+                    if steps >= max_steps {
                         break RunEnd::StepLimit { steps };
                     }
                     steps += 1;
@@ -200,13 +252,26 @@ impl Machine<'_, '_> {
                 stack.push(Frame::Loop(stmt, cond, body));
                 continue;
             }
-            if steps >= self.max_steps {
+            if steps >= max_steps {
                 break RunEnd::StepLimit { steps };
             }
             steps += 1;
             self.observer.before(stmt, state);
             match stmt {
-                Stmt::Skip | Stmt::While { .. } | Stmt::Observe { .. } => {}
+                Stmt::Skip | Stmt::While { .. } => {}
+                Stmt::Observe { .. } => {
+                    let mut seen = Vec::with_capacity(self.observed.len());
+                    for v in self.observed {
+                        seen.push(state.get(v.index()).cloned().ok_or_else(|| {
+                            InterpError::Malformed(format!("variable {} beyond the state", v.0))
+                        })?);
+                    }
+                    observations.push(seen);
+                    let count = observations.len() as u32;
+                    if self.limits.max_observations.is_some_and(|max| count >= max) {
+                        break RunEnd::ObservationLimit { count };
+                    }
+                }
                 Stmt::Assign { var, value, .. } => {
                     let v = eval_expr(value, state)?;
                     *slot(state, *var)? = v;
@@ -265,7 +330,7 @@ impl Machine<'_, '_> {
                 }
             }
         };
-        Ok(Run { end, choices, steps })
+        Ok(Run { end, choices, steps, observations })
     }
 }
 

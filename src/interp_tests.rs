@@ -245,3 +245,68 @@ fn interpreter_agrees_with_smt_encoding() {
         }
     }
 }
+
+#[test]
+fn observations_are_recorded_and_bound_the_run() {
+    // x = 0; while (true) { observe; x = x + 1; }
+    let p = program(
+        &[("x", Type::Int)],
+        vec![
+            assign(0, Expr::int(0)),
+            Stmt::While {
+                id: crate::ir::LoopId(0),
+                cond: Expr::bool(true),
+                body: vec![
+                    Stmt::Observe { loc: loc(3) },
+                    assign(0, bin(BinOp::Add, v(0, Type::Int), Expr::int(1))),
+                ],
+                loc: loc(2),
+            },
+        ],
+    );
+    let limits = Limits { max_steps: 1000, max_observations: Some(4) };
+    let mut state = vec![Value::int(7)];
+    let run = run_program_observing(&p, &mut state, &mut Replay::new(vec![]), limits).unwrap();
+    assert_eq!(run.end, RunEnd::ObservationLimit { count: 4 });
+    let seen: Vec<i64> = run.observations.iter().map(|o| int_of(&o[0])).collect();
+    assert_eq!(seen, [0, 1, 2, 3]);
+    // The run stops right at the 4th observation: the increment after it has not run.
+    assert_eq!(int_of(&state[0]), 3);
+    // Without an observation bound the step limit stops it, observations kept.
+    let mut state = vec![Value::int(0)];
+    let run = run_program(&p, &mut state, &mut Replay::new(vec![]), 20).unwrap();
+    assert_eq!(run.end, RunEnd::StepLimit { steps: 20 });
+    assert!(!run.observations.is_empty());
+}
+
+#[test]
+fn a_copy_observes_only_its_own_variables() {
+    let p = program(
+        &[("x", Type::Int), ("b", Type::Bool)],
+        vec![Stmt::Observe { loc: loc(2) }, assign(0, Expr::int(5)), Stmt::Observe { loc: loc(3) }],
+    );
+    let mut t = Tuple {
+        name: "t".into(),
+        file: "t.fe".into(),
+        loc: loc(1),
+        copies: vec![],
+        vars: vec![],
+        pre: Expr::bool(true),
+        post: Expr::bool(true),
+        kind: crate::ir::PropertyKind::Always,
+        observations: None,
+        hints: Default::default(),
+    };
+    t.add_copy("a", &p, Quantifier::Forall);
+    t.add_copy("b", &p, Quantifier::Forall);
+    let mut state = vec![Value::int(1), Value::bool(true), Value::int(2), Value::bool(false)];
+    let limits = Limits { max_steps: 100, max_observations: None };
+    let run =
+        run_copy_observing(&t, 1, &mut state, &mut Replay::new(vec![]), limits, &mut NoObserver)
+            .unwrap();
+    assert_eq!(run.end, RunEnd::Finished);
+    assert_eq!(
+        run.observations,
+        [vec![Value::int(2), Value::bool(false)], vec![Value::int(5), Value::bool(false)]]
+    );
+}

@@ -154,10 +154,29 @@ impl BinOp {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How a copy is quantified. Serialized as `"forall"` / `"exists"` (counterexamples).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Quantifier {
     Forall,
     Exists,
+}
+
+impl Quantifier {
+    /// `forall` or `exists`, as written in `.fe`.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Quantifier::Forall => "forall",
+            Quantifier::Exists => "exists",
+        }
+    }
+    /// `∀` or `∃`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Quantifier::Forall => "∀",
+            Quantifier::Exists => "∃",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -586,14 +605,50 @@ impl Tuple {
     }
 }
 
+/// What an input file says a tuple's verdict should be (hyena0's `(expect (outcome …))`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExpectedOutcome {
+    /// `counterexample`: expected `violated`.
+    Counterexample,
+    /// `no-counterexample`: none within the observation bound, so never `violated`.
+    NoCounterexample,
+}
+
+impl ExpectedOutcome {
+    /// The file's word for it (`counterexample`, `no-counterexample`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ExpectedOutcome::Counterexample => "counterexample",
+            ExpectedOutcome::NoCounterexample => "no-counterexample",
+        }
+    }
+    /// Whether the verdict named `verdict` (`verified`, `violated`, …) contradicts it.
+    /// `unknown` contradicts nothing; `verified` contradicts `counterexample`; `violated`
+    /// contradicts `no-counterexample`.
+    pub fn contradicted_by(self, verdict: &str) -> bool {
+        matches!(
+            (self, verdict),
+            (ExpectedOutcome::Counterexample, "verified")
+                | (ExpectedOutcome::NoCounterexample, "violated")
+        )
+    }
+}
+
 /// Everything one source file defines, after checking.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
     pub programs: Vec<Program>,
     pub tuples: Vec<Tuple>,
+    /// Expected outcomes the file states, by tuple name (hyena0 files).
+    pub expected: Vec<(String, ExpectedOutcome)>,
 }
 
 impl Module {
+    /// The outcome the file expects of tuple `name`, if it says.
+    pub fn expected_of(&self, name: &str) -> Option<ExpectedOutcome> {
+        self.expected.iter().find(|(t, _)| t == name).map(|e| e.1)
+    }
     pub fn program(&self, name: &str) -> Option<&Program> {
         self.programs.iter().find(|p| p.name == name)
     }

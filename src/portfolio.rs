@@ -11,16 +11,29 @@ use crate::interrupt;
 use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
-use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use crate::verdict::{Engine, Outcome, Stats, UnknownReason, Verdict};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EngineChoice {
     Prove,
     Refute,
     #[default]
     Both,
+}
+
+impl std::str::FromStr for EngineChoice {
+    type Err = String;
+    /// `prove`, `refute` or `both` (any case), as the command line spells them.
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "prove" => Ok(EngineChoice::Prove),
+            "refute" => Ok(EngineChoice::Refute),
+            "both" => Ok(EngineChoice::Both),
+            _ => Err(format!("unknown engine `{s}` (prove, refute, both)")),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -92,8 +105,10 @@ pub fn race(
         workers::submit(Box::new(move || {
             let _ = go_rx.recv_timeout(delay);
             if mine.is_cancelled() {
-                let _ =
-                    tx.send(unknown_outcome(Engine::Refute, "cancelled before it started".into()));
+                let _ = tx.send(unknown_outcome(
+                    Engine::Refute,
+                    UnknownReason::Cancelled("cancelled before it started".into()),
+                ));
                 return;
             }
             // A lost race interrupts this engine's running Z3 query at once.
@@ -118,7 +133,10 @@ pub fn race(
         a
     } else {
         let b = rx.recv().unwrap_or_else(|_| {
-            unknown_outcome(Engine::Refute, "internal error (engine thread died)".into())
+            unknown_outcome(
+                Engine::Refute,
+                UnknownReason::EnginePanic("internal error (engine thread died)".into()),
+            )
         });
         if b.verdict.is_definitive() {
             b
@@ -192,7 +210,7 @@ mod workers {
     }
 }
 
-fn unknown_outcome(engine: Engine, reason: String) -> Outcome {
+fn unknown_outcome(engine: Engine, reason: UnknownReason) -> Outcome {
     Outcome {
         verdict: Verdict::Unknown { reason },
         engine,
@@ -211,7 +229,8 @@ fn guarded(engine: Engine, f: impl FnOnce() -> Outcome) -> Outcome {
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "no message".into());
-        let mut out = unknown_outcome(engine, format!("internal error (panic: {msg})"));
+        let reason = UnknownReason::EnginePanic(format!("internal error (panic: {msg})"));
+        let mut out = unknown_outcome(engine, reason);
         out.time = start.elapsed();
         out
     })
@@ -221,20 +240,9 @@ fn guarded(engine: Engine, f: impl FnOnce() -> Outcome) -> Outcome {
 fn combine_unknowns(a: Outcome, b: Outcome) -> Outcome {
     let reason_of = |o: &Outcome| match &o.verdict {
         Verdict::Unknown { reason } => reason.clone(),
-        other => format!("(unexpected {} verdict)", other.name()),
+        other => UnknownReason::Internal(format!("(unexpected {} verdict)", other.name())),
     };
-    let label = |e: Engine| match e {
-        Engine::Prove => "prover",
-        Engine::Refute => "refuter",
-        Engine::Test => "tester",
-    };
-    let reason = format!(
-        "{}: {}; {}: {}",
-        label(a.engine),
-        strip_label(&reason_of(&a)),
-        label(b.engine),
-        strip_label(&reason_of(&b))
-    );
+    let reason = UnknownReason::combine((a.engine, &reason_of(&a)), (b.engine, &reason_of(&b)));
     let stats = Stats {
         queries: a.stats.queries + b.stats.queries,
         candidates: a.stats.candidates + b.stats.candidates,
@@ -246,11 +254,6 @@ fn combine_unknowns(a: Outcome, b: Outcome) -> Outcome {
     Outcome { verdict: Verdict::Unknown { reason }, engine, time: a.time.max(b.time), stats }
 }
 
-/// Drops a leading "refuter: " / "prover: " so the combined reason does not repeat it.
-fn strip_label(reason: &str) -> &str {
-    ["refuter: ", "prover: "].iter().find_map(|p| reason.strip_prefix(p)).unwrap_or(reason)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,7 +262,13 @@ mod tests {
         Outcome { verdict, engine, time: Duration::from_millis(ms), stats: Stats::default() }
     }
     fn unknown(engine: Engine, why: &str) -> Outcome {
-        outcome(engine, Verdict::Unknown { reason: why.into() }, 1)
+        let reason = UnknownReason::Internal(why.into());
+        outcome(engine, Verdict::Unknown { reason }, 1)
+    }
+
+    fn labelled_refuter_unknown(why: &str) -> Outcome {
+        let reason = UnknownReason::BoundReached(why.into()).from_engine(Engine::Refute);
+        outcome(Engine::Refute, Verdict::Unknown { reason }, 1)
     }
 
     #[test]
@@ -268,10 +277,13 @@ mod tests {
             &Cancel::new(),
             Duration::ZERO,
             |_| unknown(Engine::Prove, "no invariant found"),
-            |_| unknown(Engine::Refute, "refuter: no counterexample up to 8"),
+            |_| labelled_refuter_unknown("no counterexample up to 8"),
         );
         let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
-        assert_eq!(reason, "prover: no invariant found; refuter: no counterexample up to 8");
+        assert_eq!(
+            reason.to_string(),
+            "prover: no invariant found; refuter: no counterexample up to 8"
+        );
     }
 
     #[test]
@@ -325,7 +337,7 @@ mod tests {
             |_| panic!("boom"),
         );
         let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
-        assert_eq!(reason, "prover: gave up; refuter: internal error (panic: boom)");
+        assert_eq!(reason.to_string(), "prover: gave up; refuter: internal error (panic: boom)");
     }
 
     #[test]
@@ -339,7 +351,7 @@ mod tests {
             |c| unknown(Engine::Refute, if c.is_cancelled() { "stopped" } else { "ran" }),
         );
         let Verdict::Unknown { reason } = out.verdict else { panic!() };
-        assert_eq!(reason, "prover: stopped; refuter: cancelled before it started");
+        assert_eq!(reason.to_string(), "prover: stopped; refuter: cancelled before it started");
     }
 
     #[test]

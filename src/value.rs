@@ -1,6 +1,10 @@
 //! Concrete values: what the interpreter computes, what counterexamples report, and
 //! what hypertests generate. One representation for all of them.
 
+mod parse;
+
+pub use parse::split_top_level;
+
 use crate::ir::Type;
 use num_bigint::BigInt;
 use num_traits::Zero;
@@ -18,9 +22,12 @@ pub enum Value {
     Bool {
         value: bool,
     },
-    /// A bit-vector; `value` < 2^width.
+    /// A bit-vector; `value` < 2^width. In JSON `value` is a decimal string (a number
+    /// would lose precision past 2^53 in JSON readers); `#x…`/`#b…` strings and plain
+    /// numbers are read too.
     Bv {
         width: u32,
+        #[serde(with = "bv_string")]
         value: u128,
     },
     /// An array from int indices: `entries` overrides `default`. Kept normalised (no entry
@@ -155,6 +162,38 @@ mod bigint_string {
     }
 }
 
+/// Bit-vector values as strings. (A bare u128 also fails to read back: serde buffers
+/// internally tagged enums in a form without 128-bit integers.)
+mod bv_string {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&v.to_string())
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Text(String),
+        Number(u64),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let text = match Raw::deserialize(d)? {
+            Raw::Number(n) => return Ok(u128::from(n)),
+            Raw::Text(t) => t,
+        };
+        let parsed = if let Some(hex) = text.strip_prefix("#x") {
+            u128::from_str_radix(hex, 16)
+        } else if let Some(bin) = text.strip_prefix("#b") {
+            u128::from_str_radix(bin, 2)
+        } else {
+            text.parse()
+        };
+        parsed.map_err(|e| serde::de::Error::custom(format!("bit-vector value `{text}`: {e}")))
+    }
+}
+
 mod entries_list {
     use super::Value;
     use num_bigint::BigInt;
@@ -179,5 +218,23 @@ mod entries_list {
         list.into_iter()
             .map(|e| Ok((e.index.parse().map_err(serde::de::Error::custom)?, e.value)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_vectors_round_trip_through_json_as_strings() {
+        let v = Value::bv(u128::MAX, 128);
+        let json = serde_json::to_value(&v).unwrap();
+        assert_eq!(json["value"], u128::MAX.to_string());
+        assert_eq!(serde_json::from_value::<Value>(json).unwrap(), v);
+        for old in
+            [r#"{"type":"bv","width":4,"value":8}"#, r##"{"type":"bv","width":4,"value":"#x8"}"##]
+        {
+            assert_eq!(serde_json::from_str::<Value>(old).unwrap(), Value::bv(8, 4), "{old}");
+        }
     }
 }

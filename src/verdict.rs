@@ -4,6 +4,12 @@
 //! obligation came back valid, and a `Violated` outcome only from a counterexample
 //! that was replayed concretely. Everything else is `Unknown` with a reason.
 
+mod reason;
+mod state;
+
+pub use reason::{engine_label, UnknownReason};
+
+use crate::ir::Quantifier;
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -17,20 +23,49 @@ pub enum Engine {
     Test,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize)]
 #[serde(tag = "verdict", rename_all = "lowercase")]
 pub enum Verdict {
     Verified { proof: Proof },
     Violated { counterexample: Counterexample },
-    Unknown { reason: String },
+    Unknown { reason: UnknownReason },
+}
+
+/// A verdict without its evidence: what counts, tables and exit codes look at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VerdictKind {
+    Verified,
+    Violated,
+    Unknown,
+}
+
+impl VerdictKind {
+    /// `verified`, `violated` or `unknown` (LANGUAGE.md).
+    pub fn name(self) -> &'static str {
+        match self {
+            VerdictKind::Verified => "verified",
+            VerdictKind::Violated => "violated",
+            VerdictKind::Unknown => "unknown",
+        }
+    }
 }
 
 impl Verdict {
-    pub fn name(&self) -> &'static str {
+    pub fn kind(&self) -> VerdictKind {
         match self {
-            Verdict::Verified { .. } => "verified",
-            Verdict::Violated { .. } => "violated",
-            Verdict::Unknown { .. } => "unknown",
+            Verdict::Verified { .. } => VerdictKind::Verified,
+            Verdict::Violated { .. } => VerdictKind::Violated,
+            Verdict::Unknown { .. } => VerdictKind::Unknown,
+        }
+    }
+    pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+    /// The reason of an `unknown` verdict.
+    pub fn unknown_reason(&self) -> Option<&UnknownReason> {
+        match self {
+            Verdict::Unknown { reason } => Some(reason),
+            _ => None,
         }
     }
     /// The process exit code this verdict contributes (LANGUAGE.md).
@@ -61,7 +96,7 @@ impl Outcome {
     /// `unknown` from `engine` before any work: the tuple is outside what it handles.
     pub fn unsupported(engine: Engine, reason: &str) -> Outcome {
         Outcome {
-            verdict: Verdict::Unknown { reason: reason.to_string() },
+            verdict: Verdict::Unknown { reason: UnknownReason::Unsupported(reason.to_string()) },
             engine,
             time: Duration::ZERO,
             stats: Stats::default(),
@@ -114,6 +149,22 @@ pub struct Counterexample {
     /// The post conjunct that fails, in `.fe` syntax, when one can be named.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub violated_conjunct: Option<String>,
+    /// For temporal (`always`) tuples: the observation prefix that fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observations: Option<ObservationTrace>,
+}
+
+/// The observations of a temporal counterexample: the ∀ copies' observed states at
+/// indices 1..=`failing_index`, after which no ∃ prefix satisfies φ at every index.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ObservationTrace {
+    /// The observation index n at which every ∃ prefix has failed φ.
+    pub failing_index: u32,
+    /// Per ∀ copy (by name), per index 1..=n, the observed value of every variable.
+    pub copies: BTreeMap<String, Vec<BTreeMap<String, Value>>>,
+    /// Every ∀ copy could have gone on observing forever after this prefix (then the
+    /// violation holds over infinite runs too); `false` when that was not established.
+    pub infinite_extension: bool,
 }
 
 /// One copy's part of a counterexample.
@@ -121,8 +172,8 @@ pub struct Counterexample {
 pub struct CopyRun {
     pub copy: String,
     pub program: String,
-    /// "forall" or "exists".
-    pub quantifier: String,
+    /// Serialized as "forall" or "exists".
+    pub quantifier: Quantifier,
     /// Initial value of every variable, by name.
     pub initial: BTreeMap<String, Value>,
     /// Nondeterministic choices in execution order (`x = *` values, `if (*)` booleans).

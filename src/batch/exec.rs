@@ -14,7 +14,7 @@ use crate::cancel::Cancel;
 use crate::interrupt;
 use crate::ir::Tuple;
 use crate::report::{Report, Status, Stop, TupleResult};
-use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use crate::verdict::{Engine, Outcome, Stats, UnknownReason, Verdict};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
@@ -46,7 +46,7 @@ struct Running {
     cancel: Cancel,
 }
 
-fn internal_error(reason: String) -> Outcome {
+fn internal_error(reason: UnknownReason) -> Outcome {
     Outcome {
         verdict: Verdict::Unknown { reason },
         engine: Engine::Prove,
@@ -81,10 +81,10 @@ fn spawn(
             let start = Instant::now();
             let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
                 .unwrap_or_else(|p| {
-                    internal_error(format!(
+                    internal_error(UnknownReason::EnginePanic(format!(
                         "internal error: the engine panicked: {}",
                         panic_message(&*p)
-                    ))
+                    )))
                 });
             // The report's time is the tuple's wall-clock time, whatever the engines count.
             outcome.time = start.elapsed();
@@ -92,16 +92,21 @@ fn spawn(
             let _ = tx.send((index, outcome));
         });
     if let Err(e) = started {
-        let _ = failed
-            .send((index, internal_error(format!("internal error: cannot start a thread: {e}"))));
+        let _ = failed.send((
+            index,
+            internal_error(UnknownReason::Internal(format!(
+                "internal error: cannot start a thread: {e}"
+            ))),
+        ));
     }
 }
 
 /// Makes sure an `unknown` caused by the deadline says so, whatever the engine wrote.
 fn note_timeout(mut outcome: Outcome, cancel: &Cancel, timeout: Duration) -> Outcome {
     if let Verdict::Unknown { reason } = &mut outcome.verdict {
-        if cancel.timed_out() && !reason.contains("timeout") {
-            *reason = format!("timeout after {} s ({reason})", timeout.as_secs_f64());
+        if cancel.timed_out() && !reason.is_timeout() {
+            let during = Box::new(reason.clone());
+            *reason = UnknownReason::Timeout { limit: timeout, during };
         }
     }
     outcome
@@ -121,28 +126,29 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     let start = Instant::now();
     let n = entries.len();
     let mut results: Vec<Option<TupleResult>> = Vec::with_capacity(n);
-    let mut todo: Vec<Option<(String, Arc<Tuple>)>> = Vec::with_capacity(n);
+    let mut todo: Vec<Option<(String, Arc<Tuple>, Option<crate::ir::ExpectedOutcome>)>> =
+        Vec::with_capacity(n);
     for e in entries {
         match e {
             Entry::Done(r) => {
                 results.push(Some(r));
                 todo.push(None);
             }
-            Entry::Todo { file, tuple } => {
+            Entry::Todo { file, tuple, expected } => {
                 results.push(None);
-                todo.push(Some((file, tuple)));
+                todo.push(Some((file, tuple, expected)));
             }
         }
     }
     // Probably-longest first (stable: equal estimates keep input order), so that no
     // long tuple is left to run alone at the end; see [`super::cost`].
     let mut order: Vec<(u64, usize)> = (0..n)
-        .filter_map(|i| todo[i].as_ref().map(|(_, t)| (super::cost::estimate(t), i)))
+        .filter_map(|i| todo[i].as_ref().map(|(_, t, _)| (super::cost::estimate(t), i)))
         .collect();
     order.sort_by_key(|&(cost, i)| (std::cmp::Reverse(cost), i));
     if std::env::var_os("FOREX_DEBUG_COST").is_some() {
         for (cost, i) in &order {
-            eprintln!("cost {cost} {}", todo[*i].as_ref().map_or("", |(_, t)| t.name.as_str()));
+            eprintln!("cost {cost} {}", todo[*i].as_ref().map_or("", |(_, t, _)| t.name.as_str()));
         }
     }
     let mut queue: VecDeque<usize> = order.into_iter().map(|(_, i)| i).collect();
@@ -159,7 +165,7 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
         } else {
             while running.len() < jobs {
                 let Some(i) = queue.pop_front() else { break };
-                let (_, tuple) = todo[i].as_ref().expect("queued entries are todo");
+                let (_, tuple, _) = todo[i].as_ref().expect("queued entries are todo");
                 let cancel = root.with_timeout(opts.timeout);
                 spawn(i, tuple.clone(), cancel.clone(), decide.clone(), tx.clone());
                 running.push(Running {
@@ -189,14 +195,15 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
             // A tuple cut short by the stop did not finish: it is listed, not reported.
             let cut_short = stopped.is_some() && !outcome.verdict.is_definitive();
             if !cut_short {
-                progress.record(outcome.verdict.name());
+                progress.record(outcome.verdict.kind());
                 let violated = matches!(outcome.verdict, Verdict::Violated { .. });
-                let (file, tuple) = todo[i].take().expect("a todo entry");
+                let (file, tuple, expected) = todo[i].take().expect("a todo entry");
                 results[i] = Some(TupleResult {
                     file,
                     tuple: Some(tuple.name.clone()),
                     loc: Some(tuple.loc),
                     status: Status::Done(outcome),
+                    expected,
                 });
                 if violated && opts.fail_fast && stopped.is_none() {
                     stopped = Some((Stop::FailFast, Instant::now()));
@@ -210,7 +217,7 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     progress.finish();
 
     let not_run =
-        todo.iter().flatten().map(|(file, tuple)| format!("{file}: {}", tuple.name)).collect();
+        todo.iter().flatten().map(|(file, tuple, _)| format!("{file}: {}", tuple.name)).collect();
     Report {
         results: results.into_iter().flatten().collect(),
         not_run,
@@ -245,7 +252,11 @@ mod tests {
         names
             .iter()
             .enumerate()
-            .map(|(i, n)| Entry::Todo { file: "t.fe".into(), tuple: tuple(n, i as u32 + 1) })
+            .map(|(i, n)| Entry::Todo {
+                file: "t.fe".into(),
+                tuple: tuple(n, i as u32 + 1),
+                expected: None,
+            })
             .collect()
     }
 
@@ -276,17 +287,18 @@ mod tests {
                     copies: vec![],
                     explanation: "x".into(),
                     violated_conjunct: None,
+                    observations: None,
                 };
                 outcome(Verdict::Violated { counterexample })
             } else if name.starts_with("slow") {
                 while !cancel.is_cancelled() {
                     std::thread::sleep(Duration::from_millis(5));
                 }
-                outcome(Verdict::Unknown { reason: "cancelled".into() })
+                outcome(Verdict::Unknown { reason: UnknownReason::Cancelled("cancelled".into()) })
             } else if name.starts_with("panic") {
                 panic!("engine bug");
             } else {
-                outcome(Verdict::Unknown { reason: "no idea".into() })
+                outcome(Verdict::Unknown { reason: UnknownReason::Internal("no idea".into()) })
             }
         })
     }
@@ -330,6 +342,7 @@ mod tests {
             tuple: None,
             loc: None,
             status: Status::Error { reason: "broken".into() },
+            expected: None,
         };
         es.insert(1, Entry::Done(err));
         let r = execute(es, &opts(2), &Cancel::new(), fake());
@@ -401,7 +414,7 @@ mod tests {
                 trigger.cancel();
                 std::thread::sleep(Duration::from_secs(30));
             }
-            outcome(Verdict::Unknown { reason: "late".into() })
+            outcome(Verdict::Unknown { reason: UnknownReason::Internal("late".into()) })
         });
         let o = ExecOptions { grace: Duration::from_millis(50), ..opts(1) };
         let r = execute(entries(&["stuck", "never"]), &o, &root, decide);
@@ -432,7 +445,7 @@ mod tests {
             let result = solver.check();
             flag.store(true, Ordering::SeqCst);
             assert_eq!(result, z3::SatResult::Unknown);
-            outcome(Verdict::Unknown { reason: "interrupted".into() })
+            outcome(Verdict::Unknown { reason: UnknownReason::Cancelled("interrupted".into()) })
         });
         let r = execute(entries(&["fermat"]), &opts(1), &root, decide);
         assert!(returned.load(Ordering::SeqCst), "the query came back");

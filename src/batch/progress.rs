@@ -1,7 +1,8 @@
 //! The progress bar on stderr: done/total, verdicts so far and the tuple that has been
 //! running longest. Absent (every method a no-op) when disabled.
 
-use crate::report::Counts;
+use crate::report::{Counts, ResultKind};
+use crate::verdict::VerdictKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::{Duration, Instant};
 
@@ -35,8 +36,8 @@ impl Progress {
     }
 
     /// One tuple finished with this verdict.
-    pub fn record(&mut self, verdict: &str) {
-        self.counts.add(verdict);
+    pub fn record(&mut self, verdict: VerdictKind) {
+        self.counts.add(ResultKind::Verdict(verdict));
         if let Some(bar) = &self.bar {
             bar.inc(1);
         }

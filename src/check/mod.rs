@@ -7,6 +7,8 @@
 mod expr;
 mod lang;
 
+/// Did-you-mean hints live with the diagnostics (`syntax` uses them too).
+pub use crate::diag::suggest;
 use crate::diag::{Diagnostic, LineIndex};
 use crate::ir::{
     self, BoundId, Hints, Loc, LoopId, Module, Quantifier, Stmt, Type, VarDecl, VarId,
@@ -159,46 +161,6 @@ fn balanced_chain(arms: &[(ir::Expr, Vec<Stmt>, Loc)], else_branch: Vec<Stmt>) -
     }
 }
 
-/// The candidate closest to `name` by edit distance, if close enough to be a typo.
-pub fn suggest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
-    // One-letter names are all one edit apart: suggesting among them would be noise,
-    // except for a different case (`H` for `h`).
-    let len = name.chars().count();
-    let limit = if len <= 1 { 0 } else { (len / 3).max(1) };
-    candidates
-        .filter(|c| *c != name)
-        .map(|c| {
-            let d = if c.eq_ignore_ascii_case(name) { 0 } else { edit_distance(name, c) };
-            (d, c)
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, c)| c)
-}
-
-/// Edit distance with adjacent transpositions counted as one edit (`hihg` → `high`).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()]
-}
-
 impl Checker<'_> {
     fn loc(&self, span: &Span) -> Loc {
         self.lines.loc(self.src, span.start)
@@ -326,6 +288,7 @@ impl Checker<'_> {
                 vars.push(VarDecl { name: n.name.clone(), ty: ty.clone(), loc: self.loc(&n.span) });
             }
         }
+        self.next_loop = 0;
         self.inline_base = vars.len() as u32;
         let mut body = Vec::new();
         for item in items {
@@ -375,6 +338,11 @@ impl Checker<'_> {
         out: &mut Vec<Stmt>,
     ) {
         use ast::StmtKind as S;
+        if let S::WhileStar { body } = &s.kind {
+            let loc = self.loc(&s.span);
+            out.extend(self.while_star(body, table, loc));
+            return;
+        }
         let call = match &s.kind {
             S::Assign { value, .. } | S::Store { value, .. } | S::Store2 { value, .. } => {
                 match &value.kind {
@@ -668,7 +636,39 @@ impl Checker<'_> {
                 let body = self.block(body, table);
                 Some(Stmt::While { id, cond: c2?, body, loc })
             }
+            S::Observe => Some(Stmt::Observe { loc }),
+            S::Repeat { body } => {
+                let id = LoopId(self.next_loop);
+                self.next_loop += 1;
+                let body = self.block(body, table);
+                Some(Stmt::While { id, cond: ir::Expr::bool(true), body, loc })
+            }
+            // Expanded by `stmt_into` (into two statements), the only caller.
+            S::WhileStar { .. } => self.fail(Diagnostic::new(
+                "internal: `while (*)` reached the single-statement checker",
+                s.span.clone(),
+            )),
         }
+    }
+
+    /// `while (*) { B }` becomes `c = *; while (c) { B; c = *; }` with a fresh `bool c`
+    /// named `while*@LINE:COL` (no user variable can have that name, and reports show
+    /// which loop it decides). Every engine then sees an ordinary loop; the choice
+    /// variable is part of the program's state like any other.
+    fn while_star(
+        &mut self,
+        body: &[ast::Stmt],
+        table: &HashMap<String, (VarId, Type, Span)>,
+        loc: Loc,
+    ) -> [Stmt; 2] {
+        let id = LoopId(self.next_loop);
+        self.next_loop += 1;
+        let var = VarId(self.inline_base + self.inline_vars.len() as u32);
+        self.inline_vars.push(VarDecl { name: format!("while*@{loc}"), ty: Type::Bool, loc });
+        let mut body = self.block(body, table);
+        body.push(Stmt::Havoc { var, loc });
+        let cond = ir::Expr::var(var, Type::Bool);
+        [Stmt::Havoc { var, loc }, Stmt::While { id, cond, body, loc }]
     }
 
     /// A long `else if` chain as a balanced tree of `if`s: the first half's arms run under
@@ -727,8 +727,12 @@ impl Checker<'_> {
             vars: Vec::new(),
             pre: ir::Expr::bool(true),
             post: ir::Expr::bool(true),
-            kind: Default::default(),
-            observations: None,
+            kind: if t.always.is_some() && t.post.is_none() {
+                ir::PropertyKind::Always
+            } else {
+                ir::PropertyKind::Post
+            },
+            observations: t.observations.as_ref().map(|o| o.0),
             hints: Hints::default(),
         };
         let mut copies: HashMap<String, usize> = HashMap::new();
@@ -802,7 +806,11 @@ impl Checker<'_> {
             Some(e2)
         };
         let pre = t.pre.as_ref().map(|e| formula(self, e, "a precondition"));
-        let post = t.post.as_ref().map(|e| formula(self, e, "a postcondition"));
+        let post = match (&t.post, &t.always) {
+            (Some(e), _) => Some(formula(self, e, "a postcondition")),
+            (None, Some(e)) => Some(formula(self, e, "an `always` formula")),
+            (None, None) => None,
+        };
         let invariants: Vec<_> =
             t.invariants.iter().map(|e| formula(self, e, "an invariant hint")).collect();
         for (copy, var) in &t.mentions {

@@ -1,7 +1,7 @@
 //! `forex check`: parse and check files, one summary line per file.
 
+use super::choices::{DiagArg, InputArg};
 use crate::diag::DiagStyle;
-use crate::frontend::InputFormat;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -13,30 +13,37 @@ use std::path::PathBuf;
 /// Example: forex check examples/*.fe
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Files to check (`.fe`, or ForEx-format `.txt`).
+    /// Files or folders to check (`.fe`, ForEx-format `.txt`, hyena0 files).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Input language; `auto` detects the ForEx format from its first section header.
-    #[arg(long, visible_alias = "input", value_enum, default_value_t = InputFormat::Auto)]
-    pub format: InputFormat,
+    #[arg(long, visible_alias = "input", value_enum, default_value_t = InputArg::Auto)]
+    pub format: InputArg,
     /// How to print errors: fancy (default on a terminal), short (file:line:col) or json.
     #[arg(long, value_enum)]
-    pub diagnostics: Option<DiagStyle>,
+    pub diagnostics: Option<DiagArg>,
 }
 
 pub fn main(args: CheckArgs) -> i32 {
     use std::io::IsTerminal;
     let tty = std::io::stderr().is_terminal();
-    let style = args.diagnostics.unwrap_or(if tty { DiagStyle::Fancy } else { DiagStyle::Short });
+    let style = args.diagnostics.map(DiagStyle::from).unwrap_or(if tty {
+        DiagStyle::Fancy
+    } else {
+        DiagStyle::Short
+    });
     let mut code = 0;
-    for path in &args.files {
-        match crate::frontend::load_file(path, args.format) {
-            Ok(module) => println!("{}: ok ({})", path.display(), summary(&module)),
+    // Colours only on a terminal, and never when NO_COLOR is set (no-color.org).
+    let color = tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    for file in crate::batch::collect_files(&args.files, args.format.into()) {
+        let path = &file.path;
+        match crate::frontend::load_file(path, file.format) {
+            Ok(module) => outln!("{}: ok ({})", path.display(), summary(&module)),
             Err(diags) => {
                 code = 3;
                 let n = diags.len();
-                println!("{}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
-                eprint!("{}", diags.render_colored(style, tty));
+                outln!("{}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
+                eprint!("{}", diags.render_colored(style, color));
             }
         }
     }

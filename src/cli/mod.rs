@@ -1,8 +1,21 @@
 //! The command line: argument parsing and dispatch only. Each command's driver lives in
 //! its own file and calls the library; no verification logic here.
 
+/// `println!` for command output that ignores a closed pipe (`forex check … | head -1`):
+/// the reader has left, which is its choice, not an error (and never a panic).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 mod check;
+mod choices;
+mod ctrl_c;
+mod lsp;
 mod prove;
+mod report;
 mod run;
 mod test;
 
@@ -30,6 +43,8 @@ pub enum Command {
     Run(run::RunArgs),
     Prove(prove::ProveArgs),
     Test(test::TestArgs),
+    Lsp(lsp::LspArgs),
+    Report(report::ReportArgs),
 }
 
 /// Parses the command line, runs the command, returns the process exit code.
@@ -42,10 +57,15 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 3 } else { 0 };
         }
     };
+    // Before any thread or Z3 context exists: Z3's global parameters are not safe to
+    // change while other threads use Z3.
+    crate::smt::session::ensure_memory_limit();
     match cli.command {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),
         Command::Prove(args) => prove::main(args),
         Command::Test(args) => test::main(args),
+        Command::Lsp(args) => lsp::main(args),
+        Command::Report(args) => report::main(args),
     }
 }

@@ -1,14 +1,13 @@
 //! `forex prove`: decide every tuple of the given files and folders.
 
+use super::choices::{DiagArg, EngineArg, InputArg};
 use crate::batch::{self, BatchOptions};
 use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
-use crate::frontend::InputFormat;
-use crate::interrupt;
-use crate::portfolio::{DecideOptions, EngineChoice};
+use crate::portfolio::DecideOptions;
 use crate::prove::ProveOptions;
 use crate::refute::RefuteOptions;
-use crate::report::{render_human, render_json, render_junit};
+use crate::report::{render_github, render_human, render_json, render_junit, render_sarif};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -20,6 +19,10 @@ pub enum ReportFormat {
     Human,
     Json,
     Junit,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow annotations (`::error file=…,line=…::…`).
+    Github,
 }
 
 /// Prove or refute every tuple in the given files and folders.
@@ -39,8 +42,8 @@ pub struct ProveArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Engines: prove (ForEx), refute (bounded ∀∃ symbolic execution) or both concurrently.
-    #[arg(long, value_enum, default_value_t = EngineChoice::Both)]
-    pub engine: EngineChoice,
+    #[arg(long, value_enum, default_value_t = EngineArg::Both)]
+    pub engine: EngineArg,
     /// Time limit per tuple, in seconds.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
     pub timeout: f64,
@@ -56,6 +59,10 @@ pub struct ProveArgs {
     /// Only tuples whose name matches (repeatable; `*` and `?` globs).
     #[arg(long = "tuple", value_name = "NAME")]
     pub tuples: Vec<String>,
+    /// Decide only shard I of N (1-based): a stable split by file path (relative to its
+    /// argument) and tuple name, so N CI jobs together cover every tuple once.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<batch::Shard>,
     /// Stop at the first violated tuple.
     #[arg(long)]
     pub fail_fast: bool,
@@ -70,11 +77,11 @@ pub struct ProveArgs {
     pub quiet: bool,
     /// Input language of files given by name (folders: detected per file). `--format`
     /// names the report format here, so the input language is `--input` (as in `check`).
-    #[arg(long = "input", value_enum, default_value_t = InputFormat::Auto)]
-    pub input: InputFormat,
+    #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
+    pub input: InputArg,
     /// How to print input errors.
     #[arg(long, value_enum)]
-    pub diagnostics: Option<DiagStyle>,
+    pub diagnostics: Option<DiagArg>,
 }
 
 fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
@@ -86,34 +93,43 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         .iter()
         .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
         .collect::<Result<_, _>>()?;
+    // An unwritable report path fails now, not after all the proving.
+    if let Some(path) = &args.output {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     if let Some(dir) = &args.dump_smt {
         std::fs::create_dir_all(dir).map_err(|e| format!("--dump-smt {}: {e}", dir.display()))?;
     }
     let terminal = std::io::stderr().is_terminal();
     Ok(BatchOptions {
         decide: DecideOptions {
-            engine: args.engine,
+            engine: args.engine.into(),
             timeout,
             prove: ProveOptions { explain: args.explain, dump_smt: args.dump_smt.clone() },
-            refute: RefuteOptions::default(),
+            refute: RefuteOptions { dump_smt: args.dump_smt.clone(), ..RefuteOptions::default() },
         },
         jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),
         fail_fast: args.fail_fast,
         select,
-        input: args.input,
-        diag_style: args.diagnostics.unwrap_or(if terminal {
+        input: args.input.into(),
+        diag_style: args.diagnostics.map(DiagStyle::from).unwrap_or(if terminal {
             DiagStyle::Fancy
         } else {
             DiagStyle::Short
         }),
         progress: terminal && !args.quiet,
+        shard: args.shard,
     })
 }
 
 pub fn main(args: ProveArgs) -> i32 {
-    // First, while this is the only thread (see `interrupt::on_ctrl_c`).
+    // First, while this is the only thread (see `ctrl_c::on_ctrl_c`).
     let root = Cancel::new();
-    interrupt::on_ctrl_c(&root);
+    super::ctrl_c::on_ctrl_c(&root);
     let opts = match options(&args) {
         Ok(o) => o,
         Err(e) => {
@@ -122,7 +138,7 @@ pub fn main(args: ProveArgs) -> i32 {
         }
     };
     let report = batch::run(&args.paths, &opts, &root);
-    if report.results.is_empty() && report.not_run.is_empty() {
+    if report.results.is_empty() && report.not_run.is_empty() && args.shard.is_none() {
         eprintln!("error: no tuple to prove in the given paths");
         return 3;
     }
@@ -130,6 +146,8 @@ pub fn main(args: ProveArgs) -> i32 {
         ReportFormat::Human => render_human(&report, args.explain),
         ReportFormat::Json => render_json(&report),
         ReportFormat::Junit => render_junit(&report),
+        ReportFormat::Sarif => render_sarif(&report),
+        ReportFormat::Github => render_github(&report),
     };
     let written = match &args.output {
         Some(path) => {

@@ -1,12 +1,12 @@
 //! `forex test`: hypertesting of every tuple of the given files.
 
+use super::choices::{DiagArg, InputArg, StrategyArg};
 use crate::batch::{self, execute, BatchOptions, ExecOptions};
 use crate::cancel::Cancel;
 use crate::diag::DiagStyle;
-use crate::frontend::InputFormat;
-use crate::hypertest::{hypertest_runs, Strategy, TestOptions};
+use crate::hypertest::{hypertest_runs, TestOptions};
 use crate::ir::Tuple;
-use crate::report::{render_human, render_json};
+use crate::report::{render_github, render_human, render_json, render_sarif};
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -18,6 +18,10 @@ pub enum TestReportFormat {
     #[default]
     Human,
     Json,
+    /// SARIF 2.1.0, for GitHub code scanning.
+    Sarif,
+    /// GitHub Actions workflow annotations.
+    Github,
 }
 
 /// Search for violations by running the programs concretely (hypertesting).
@@ -32,8 +36,8 @@ pub struct TestArgs {
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// fuzz: random inputs; evo: hypercoverage-guided evolutionary search.
-    #[arg(long, value_enum, default_value_t = Strategy::Evo)]
-    pub strategy: Strategy,
+    #[arg(long, value_enum, default_value_t = StrategyArg::Evo)]
+    pub strategy: StrategyArg,
     /// Time budget per tuple, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub budget_ms: u64,
@@ -51,29 +55,35 @@ pub struct TestArgs {
     #[arg(long, short, default_value_t = 1)]
     pub jobs: usize,
     /// Input language of files given by name (folders: detected per file).
-    #[arg(long = "input", value_enum, default_value_t = InputFormat::Auto)]
-    pub input: InputFormat,
+    #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
+    pub input: InputArg,
+    /// Test only shard I of N (1-based; the same split as `prove --shard`).
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<batch::Shard>,
     /// How to print input errors (default: fancy on a terminal, short otherwise).
     #[arg(long, value_enum)]
-    pub diagnostics: Option<DiagStyle>,
+    pub diagnostics: Option<DiagArg>,
 }
 
 pub fn main(args: TestArgs) -> i32 {
     let terminal = std::io::stderr().is_terminal();
     let default_style = if terminal { DiagStyle::Fancy } else { DiagStyle::Short };
     let opts = BatchOptions {
-        diag_style: args.diagnostics.unwrap_or(default_style),
-        input: args.input,
+        diag_style: args.diagnostics.map(DiagStyle::from).unwrap_or(default_style),
+        input: args.input.into(),
         ..BatchOptions::default()
     };
     let files = batch::collect_files(&args.paths, opts.input);
-    let entries = batch::load(&files, &opts);
-    if entries.is_empty() {
+    let mut entries = batch::load(&files, &opts);
+    if let Some(shard) = args.shard {
+        shard.retain(&mut entries, &args.paths);
+    }
+    if entries.is_empty() && args.shard.is_none() {
         eprintln!("error: no tuple to test in the given paths");
         return 3;
     }
     let budget = Duration::from_millis(args.budget_ms);
-    let test_opts = TestOptions { strategy: args.strategy, budget, seed: args.seed };
+    let test_opts = TestOptions { strategy: args.strategy.into(), budget, seed: args.seed };
     let exec = ExecOptions {
         jobs: args.jobs.max(1),
         // The campaign stops itself at its budget; the batch deadline is only a backstop
@@ -91,6 +101,8 @@ pub fn main(args: TestArgs) -> i32 {
     let text = match args.format {
         TestReportFormat::Human => render_human(&report, false),
         TestReportFormat::Json => render_json(&report),
+        TestReportFormat::Sarif => render_sarif(&report),
+        TestReportFormat::Github => render_github(&report),
     };
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {

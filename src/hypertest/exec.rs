@@ -6,13 +6,13 @@ use super::inputs::holds;
 use super::values::Values;
 use crate::cancel::Cancel;
 use crate::interp::{run_copy, run_copy_observed, Chooser, Replay, RunEnd};
-use crate::ir::{Loc, Quantifier, Tuple, Type};
+use crate::ir::{Loc, Tuple, Type};
 use crate::refute::exists::{exists_run, ExistsAnswer};
 use crate::value::Value;
 use crate::verdict::{CopyRun, Counterexample};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// Steps per copy before a run counts as "no run" (did not terminate).
 pub const MAX_STEPS: u64 = 100_000;
@@ -136,7 +136,7 @@ impl<'t> Executor<'t> {
     /// `state`: ∀ copies final, ∃ copies initial.
     fn judge(&mut self, state: &[Value]) -> Verdict {
         if self.tuple.is_k_safety() {
-            return match holds(self.tuple, &self.tuple.post, state) {
+            return match holds(&self.cancel, &self.tuple.post, state) {
                 Some(true) => Verdict::Pass,
                 None => Verdict::Undecided,
                 Some(false) => {
@@ -145,7 +145,7 @@ impl<'t> Executor<'t> {
                         .post
                         .conjuncts()
                         .into_iter()
-                        .find(|c| holds(self.tuple, c, state) == Some(false))
+                        .find(|c| holds(&self.cancel, c, state) == Some(false))
                         .map(|c| crate::pretty::tuple_expr(self.tuple, c));
                     let explanation = match &conjunct {
                         Some(c) => format!("post is false on the final states: {c} fails"),
@@ -207,7 +207,7 @@ impl<'t> Executor<'t> {
                     _ => return None,
                 }
             }
-            if blocked.is_none() && holds(self.tuple, &self.tuple.post, &s) == Some(true) {
+            if blocked.is_none() && holds(&self.cancel, &self.tuple.post, &s) == Some(true) {
                 return Some(Verdict::Pass);
             }
             if deterministic {
@@ -217,7 +217,7 @@ impl<'t> Executor<'t> {
                          the assume at {at}",
                         self.tuple.copies[c].name
                     ),
-                    None if holds(self.tuple, &self.tuple.post, &s) == Some(false) => {
+                    None if holds(&self.cancel, &self.tuple.post, &s) == Some(false) => {
                         "the ∃ copies make no choices here, and their only runs end in states \
                          where post is false"
                             .to_string()
@@ -246,30 +246,13 @@ impl<'t> Executor<'t> {
             return Err("the replayed final states do not violate the tuple".into());
         };
         let tuple = self.tuple;
-        let by_name = |copy: usize, s: &[Value]| -> BTreeMap<String, Value> {
-            tuple.copies[copy]
-                .vars
-                .iter()
-                .map(|v| (tuple.var(*v).name.clone(), s[v.index()].clone()))
-                .collect()
-        };
-        let copies = tuple
-            .copies
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let forall = c.quantifier == Quantifier::Forall;
+        let copies = (0..tuple.copies.len())
+            .map(|i| {
                 let j = self.goals.copies.iter().position(|&x| x == i);
-                CopyRun {
-                    copy: c.name.clone(),
-                    program: c.program.clone(),
-                    quantifier: if forall { "forall" } else { "exists" }.into(),
-                    initial: by_name(i, &test.input),
-                    choices: j.map(|j| test.choices[j].clone()).unwrap_or_default(),
-                    final_state: forall.then(|| by_name(i, &state)),
-                }
+                let choices = j.map(|j| test.choices[j].clone()).unwrap_or_default();
+                CopyRun::from_states(tuple, i, &test.input, choices, &state)
             })
             .collect();
-        Ok(Counterexample { copies, explanation, violated_conjunct: conjunct })
+        Ok(Counterexample { copies, explanation, violated_conjunct: conjunct, observations: None })
     }
 }

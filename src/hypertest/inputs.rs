@@ -5,20 +5,27 @@
 //! alike: `pre` may relate them, and the ∃ copies' initial states are universally
 //! quantified too).
 
+use crate::cancel::Cancel;
 use crate::interp::{eval_bool, InterpError};
 use crate::ir::{Expr, Tuple};
 use crate::smt::encode;
+use crate::smt::session::{self, Sat};
 use crate::value::Value;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
+use std::time::Duration;
 use z3::ast::{Bool, Dynamic};
-use z3::{Params, SatResult, Solver};
+use z3::{Params, Solver};
 
 /// A deterministic resource limit per query (unlike a timeout, the same on every run,
 /// so a seed reproduces its result). No Z3 `timeout` parameter: Z3 4.8.12's timer can
 /// deadlock as a check ends (seen in the soundness audit); the batch's interrupt
 /// watcher stops queries at the deadline instead.
 const Z3_RLIMIT: u32 = 5_000_000;
+
+/// Each input query's wall-clock limit, within the test's own deadline (checked through
+/// [`session::check`], under the interrupt watch).
+const QUERY_LIMIT: Duration = Duration::from_secs(2);
 
 fn limited_solver() -> Solver {
     let s = Solver::new();
@@ -30,7 +37,7 @@ fn limited_solver() -> Solver {
 
 /// Decides closed formulas on concrete states: by evaluation, or by Z3 when the formula
 /// has quantifiers. `None`: Z3 could not decide (never guessed).
-pub fn holds(_tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
+pub fn holds(cancel: &Cancel, e: &Expr, state: &[Value]) -> Option<bool> {
     match eval_bool(e, state) {
         Ok(b) => Some(b),
         Err(InterpError::Quantifier) => {
@@ -38,12 +45,12 @@ pub fn holds(_tuple: &Tuple, e: &Expr, state: &[Value]) -> Option<bool> {
             let f = encode::encode_bool(e, &lookup);
             let s = limited_solver();
             s.assert(f.not());
-            if s.check() == SatResult::Unsat {
+            if session::check(&s, &[], cancel, Some(QUERY_LIMIT)).is_unsat() {
                 return Some(true);
             }
             s.reset();
             s.assert(&f);
-            if s.check() == SatResult::Unsat {
+            if session::check(&s, &[], cancel, Some(QUERY_LIMIT)).is_unsat() {
                 return Some(false);
             }
             None
@@ -58,10 +65,11 @@ pub struct PreSolver<'t> {
     tuple: &'t Tuple,
     solver: Solver,
     consts: Vec<Dynamic>,
+    cancel: Cancel,
 }
 
 impl<'t> PreSolver<'t> {
-    pub fn new(tuple: &'t Tuple) -> PreSolver<'t> {
+    pub fn new(tuple: &'t Tuple, cancel: &Cancel) -> PreSolver<'t> {
         let consts: Vec<Dynamic> = tuple
             .vars
             .iter()
@@ -70,7 +78,7 @@ impl<'t> PreSolver<'t> {
             .collect();
         let solver = limited_solver();
         solver.assert(encode::encode_bool(&tuple.pre, &|v| consts[v.index()].clone()));
-        PreSolver { tuple, solver, consts }
+        PreSolver { tuple, solver, consts, cancel: cancel.clone() }
     }
 
     /// An input tuple satisfying `pre`: variables in `fixed` keep their values in
@@ -83,7 +91,7 @@ impl<'t> PreSolver<'t> {
         fixed: &[usize],
         rng: &mut ChaCha8Rng,
     ) -> Option<Vec<Value>> {
-        if holds(self.tuple, &self.tuple.pre, wish) == Some(true) {
+        if holds(&self.cancel, &self.tuple.pre, wish) == Some(true) {
             return Some(wish.to_vec());
         }
         self.solver.push();
@@ -92,7 +100,7 @@ impl<'t> PreSolver<'t> {
         let values = result?;
         // Model values are re-checked concretely: only inputs known to satisfy `pre`
         // may be tested.
-        (holds(self.tuple, &self.tuple.pre, &values) == Some(true)).then_some(values)
+        (holds(&self.cancel, &self.tuple.pre, &values) == Some(true)).then_some(values)
     }
 
     fn solve_in_scope(
@@ -113,10 +121,10 @@ impl<'t> PreSolver<'t> {
         }
         for round in 0.. {
             let lits: Vec<Bool> = active.iter().map(|(_, l)| l.clone()).collect();
-            match self.solver.check_assumptions(&lits) {
-                SatResult::Sat => break,
-                SatResult::Unknown => return None,
-                SatResult::Unsat => {
+            match session::check(&self.solver, &lits, &self.cancel, Some(QUERY_LIMIT)) {
+                Sat::Sat => break,
+                Sat::Unknown(_) => return None,
+                Sat::Unsat => {
                     let core: Vec<String> =
                         self.solver.get_unsat_core().iter().map(|b| b.to_string()).collect();
                     let in_core: Vec<usize> = (0..active.len())

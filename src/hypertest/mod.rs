@@ -16,7 +16,7 @@ mod exec;
 mod inputs;
 mod search;
 mod shrink;
-mod values;
+pub(crate) mod values;
 
 pub use coverage::branch_distance;
 
@@ -25,7 +25,7 @@ use crate::ir::Tuple;
 use crate::verdict::{Counterexample, Engine, Outcome, Stats, Verdict};
 use std::time::{Duration, Instant};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Strategy {
     /// HyperFuzz: random generation.
     Fuzz,
@@ -115,14 +115,16 @@ pub fn hypertest_runs(
     cancel: &Cancel,
 ) -> Outcome {
     if tuple.is_reactive() {
-        return Outcome::unsupported(Engine::Test, crate::verdict::REACTIVE_UNSUPPORTED);
+        return crate::reactive::test::hypertest(tuple, opts.seed, opts.budget, max_runs, cancel);
     }
     let start = Instant::now();
     let report = hypertest_report(tuple, opts, max_runs, cancel);
     let runs = report.runs;
     let verdict = match report.counterexample {
         Some(counterexample) => Verdict::Violated { counterexample },
-        None => Verdict::Unknown { reason: report.reason() },
+        None => Verdict::Unknown {
+            reason: crate::verdict::UnknownReason::NoViolationFound(report.reason()),
+        },
     };
     Outcome {
         verdict,

@@ -35,7 +35,7 @@ pub fn run(
         tuple,
         goals: &goals,
         exec: Executor::new(tuple, &goals, cancel.clone()),
-        pre: PreSolver::new(tuple),
+        pre: PreSolver::new(tuple, cancel),
         rng: ChaCha8Rng::seed_from_u64(opts.seed),
         // Beyond MAX_GOALS coverage is not tracked (reported as 0 covered).
         covered: vec![false; if goals.total <= MAX_GOALS { goals.total } else { 0 }],

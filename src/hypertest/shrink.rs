@@ -71,7 +71,7 @@ pub fn shrink(exec: &mut Executor, test: &Test) -> Test {
                         return best;
                     }
                     let pre = &exec.tuple.pre;
-                    if slot < t.input.len() && holds(exec.tuple, pre, &t.input) != Some(true) {
+                    if slot < t.input.len() && holds(&exec.cancel, pre, &t.input) != Some(true) {
                         continue;
                     }
                     attempts += 1;

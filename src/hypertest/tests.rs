@@ -239,7 +239,7 @@ fn gni_violation_needs_a_proved_absence_of_exists_runs() {
     for strategy in [Strategy::Fuzz, Strategy::Evo] {
         let r = run(&t, strategy, 11, 200);
         let cex = r.counterexample.clone().unwrap_or_else(|| panic!("{}", r.reason()));
-        assert_eq!(cex.copies[2].quantifier, "exists");
+        assert_eq!(cex.copies[2].quantifier, crate::ir::Quantifier::Exists);
         assert!(cex.copies[2].final_state.is_none());
         assert_ne!(cex.copies[0].initial["h"], cex.copies[1].initial["h"]);
         assert!(crate::refute::replay_counterexample(&t, &cex, &Cancel::new()).is_ok());

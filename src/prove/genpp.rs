@@ -1,4 +1,4 @@
-//! genpp: parametric strongest postconditions over all copies at once (DESIGN.md §2).
+//! genpp: parametric strongest postconditions over all copies at once (../shared/DESIGN.md §2).
 //!
 //! A configuration holds, per copy, the statements still to run, and one symbolic state
 //! for the whole tuple. Loop-free `if`s are joined on the spot (ite terms); `if`s whose
@@ -39,17 +39,36 @@ pub enum End {
     Probe(Vec<Expr>),
 }
 
+/// What kind of failure ended an attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailKind {
+    /// An obligation does not hold.
+    Invalid,
+    /// No invariant candidate worked at a loop point (the message names the closest).
+    NoInvariant,
+    /// The solver answered unknown on an obligation (or on one the search relied on).
+    Undecided,
+    /// The token was cancelled (time limit or cancellation): the whole proof stops.
+    Stopped,
+}
+
 /// Why an attempt failed.
 #[derive(Clone, Debug)]
 pub struct Fail {
-    /// The solver answered unknown (or time ran out), as opposed to "invalid".
-    pub unknown: bool,
+    pub kind: FailKind,
     pub msg: String,
 }
 
 impl Fail {
     pub fn invalid(msg: impl Into<String>) -> Fail {
-        Fail { unknown: false, msg: msg.into() }
+        Fail { kind: FailKind::Invalid, msg: msg.into() }
+    }
+    pub fn stopped() -> Fail {
+        Fail { kind: FailKind::Stopped, msg: "the time limit was reached".into() }
+    }
+    /// The solver did not answer (`Invalid` is the only definite failure).
+    pub fn is_unknown(&self) -> bool {
+        matches!(self.kind, FailKind::Undecided | FailKind::Stopped)
     }
 }
 
@@ -85,7 +104,7 @@ impl<'t> Prover<'t> {
     /// Checks the conjunction `acc` as a query of `scope`.
     pub fn check(&mut self, acc: &Acc, scope: Scope, what: &str) -> Res<()> {
         if self.cancel.is_cancelled() {
-            return Err(Fail { unknown: true, msg: "the time limit was reached".into() });
+            return Err(Fail::stopped());
         }
         let parts: Vec<Bool> = acc.iter().cloned().collect();
         let phi = Bool::and(&parts);
@@ -99,8 +118,15 @@ impl<'t> Prover<'t> {
             }
             Answer::Invalid => Err(Fail::invalid(what.to_string())),
             Answer::Unknown(why) => {
+                let why = why.to_string();
                 self.saw_unknown = Some(why.clone());
-                Err(Fail { unknown: true, msg: format!("{what}: {why}") })
+                // A cancelled token is why the solver stopped: the proof as a whole ends.
+                let kind = if self.cancel.is_cancelled() {
+                    FailKind::Stopped
+                } else {
+                    FailKind::Undecided
+                };
+                Err(Fail { kind, msg: format!("{what}: {why}") })
             }
         }
     }
@@ -122,7 +148,7 @@ impl<'t> Prover<'t> {
     pub fn run(&mut self, mut cfg: Cfg<'t>, mut acc: Acc, scope: Scope, end: &End) -> Res<Acc> {
         loop {
             if self.cancel.is_cancelled() {
-                return Err(Fail { unknown: true, msg: "the time limit was reached".into() });
+                return Err(Fail::stopped());
             }
             let ready = (0..cfg.conts.len()).find(|&i| match cfg.conts[i].front() {
                 Some(Item::S(Stmt::While { .. })) | None => false,
@@ -389,7 +415,7 @@ impl<'t> Prover<'t> {
             _ => Default::default(),
         };
         Err(Fail {
-            unknown: last.unknown,
+            kind: if last.is_unknown() { last.kind } else { FailKind::Invalid },
             msg: format!(
                 "the ∃-only loop {}@{}:{} could not be shown to exit for the chosen choices ({})",
                 self.tuple.copies[j].name, self.tuple.file, loc, last.msg

@@ -7,7 +7,7 @@
 //! conjunction does not force simultaneous termination, no weaker one does, and the
 //! alignment is abandoned.
 
-use super::genpp::{Cfg, End, Fail, Item, Prover, Res};
+use super::genpp::{Cfg, End, Fail, FailKind, Item, Prover, Res};
 use super::mine;
 use super::state::{Acc, Kind, Scope, SymState};
 use crate::ir::{Expr, Quantifier, Stmt, VarId};
@@ -100,7 +100,7 @@ impl<'t> Prover<'t> {
                         return Ok(a);
                     }
                     Err(f) => {
-                        if f.unknown && f.msg.contains("time limit") {
+                        if f.kind == FailKind::Stopped {
                             return Err(f);
                         }
                         last = Some(f);
@@ -118,7 +118,11 @@ impl<'t> Prover<'t> {
             self.closest = outer_closest;
         }
         Err(Fail {
-            unknown: self.saw_unknown.is_some(),
+            kind: if self.saw_unknown.is_some() {
+                FailKind::Undecided
+            } else {
+                FailKind::NoInvariant
+            },
             msg: format!("no invariant among {tried} candidates for the loops at {locs}{closest}"),
         })
     }
@@ -178,7 +182,7 @@ impl<'t> Prover<'t> {
                 if self.initial(cfg, acc, scope, &trial) {
                     set = trial;
                 } else if self.cancel.is_cancelled() {
-                    return Err(Fail { unknown: true, msg: "the time limit was reached".into() });
+                    return Err(Fail::stopped());
                 }
             }
         }
@@ -266,8 +270,11 @@ impl<'t> Prover<'t> {
         let a = self.consecution(cfg, &a, scope, align, &atoms, End::Inv(atoms.clone()));
         let a = a.map_err(|f| {
             let text = self.inv_text(&atoms);
-            self.closest =
-                Some(if f.unknown { format!("`{text}` ({})", f.msg) } else { format!("`{text}`") });
+            self.closest = Some(if f.is_unknown() {
+                format!("`{text}` ({})", f.msg)
+            } else {
+                format!("`{text}`")
+            });
             Attempt::Cons(f)
         })?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.

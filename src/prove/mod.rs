@@ -1,5 +1,5 @@
 //! The ForEx prover: parametric strongest postconditions (genpp), loop alignment by an
-//! invariant/counter lattice, and ∀∃∀ queries to Z3 (DESIGN.md §2).
+//! invariant/counter lattice, and ∀∃∀ queries to Z3 (../shared/DESIGN.md §2).
 //!
 //! Soundness rests on three rules: every symbol has one global id and is never renamed;
 //! every obligation of a path (∃-side restrictions, initiations, merged consecutions and
@@ -15,8 +15,8 @@ mod state;
 use crate::cancel::Cancel;
 use crate::ir::Tuple;
 use crate::smt::query::QueryEngine;
-use crate::verdict::{Engine, Outcome, Proof, Stats, Verdict};
-use genpp::{Cfg, End, Item, Prover};
+use crate::verdict::{Engine, Outcome, Proof, Stats, UnknownReason, Verdict};
+use genpp::{Cfg, End, Fail, FailKind, Item, Prover};
 use state::{Acc, Kind, Scope, SymState, Syms};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -70,17 +70,21 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         },
         Err(f) => {
             let loop_free = tuple.copies.iter().all(|c| !genpp::has_loop(&c.body));
-            let reason = if f.unknown {
-                format!("the prover could not decide a proof obligation: {}", f.msg)
-            } else if loop_free {
-                format!(
-                    "not valid: {} fails for some ∀ runs whatever the ∃ copies choose (the \
+            let undecided =
+                |f: &Fail| format!("the prover could not decide a proof obligation: {}", f.msg);
+            let reason = match f.kind {
+                FailKind::Stopped => UnknownReason::Cancelled(undecided(&f)),
+                FailKind::Undecided => UnknownReason::SolverUnknown(undecided(&f)),
+                FailKind::Invalid | FailKind::NoInvariant if loop_free => {
+                    UnknownReason::NotProved(format!(
+                        "not valid: {} fails for some ∀ runs whatever the ∃ copies choose (the \
                      encoding of loop-free programs is exact); the refuter can produce a \
                      counterexample",
-                    f.msg
-                )
-            } else {
-                f.msg
+                        f.msg
+                    ))
+                }
+                FailKind::NoInvariant => UnknownReason::NoInvariant(f.msg),
+                FailKind::Invalid => UnknownReason::NotProved(f.msg),
             };
             Verdict::Unknown { reason }
         }
@@ -89,6 +93,6 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         verdict,
         engine: Engine::Prove,
         time: start.elapsed(),
-        stats: Stats { queries: p.smt.queries, candidates: p.candidates, ..Stats::default() },
+        stats: Stats { queries: p.smt.queries(), candidates: p.candidates, ..Stats::default() },
     }
 }

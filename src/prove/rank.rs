@@ -1,4 +1,4 @@
-//! ∃-only loops that must run (beyond ForEx, DESIGN.md §4): the ∃ copy's choices drive
+//! ∃-only loops that must run (beyond ForEx, ../shared/DESIGN.md §4): the ∃ copy's choices drive
 //! the loop to its exit. Proved like an aligned loop of its own (invariant by the same
 //! Houdini search) whose consecution also shows that a ranking function, mined from the
 //! guard, is non-negative at the head and strictly decreases in every iteration. The

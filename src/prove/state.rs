@@ -2,7 +2,7 @@
 //!
 //! Every symbol (initial value, ∀-side choice, parameter, loop-summary value) gets a
 //! globally unique id when it is created and is never renamed: a parameter created
-//! before a branch is the same parameter in both branches (DESIGN.md, "Known traps").
+//! before a branch is the same parameter in both branches (../shared/DESIGN.md, "Known traps").
 
 use crate::ir::{Expr, Type, VarId};
 use crate::smt::encode;

@@ -2,8 +2,9 @@
 //! [`Counterexample`].
 
 use super::exists::{no_exists_run_formula, no_run_text, unknown_reason};
-use super::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
 use super::{var_name, RefuteOptions, Round};
+use crate::smt::session::Dump;
+use crate::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
 
 /// Undecided ∀-path queries after which a round gives up.
 const MAX_UNKNOWNS: u32 = 3;
@@ -34,9 +35,8 @@ pub(super) fn round(
     solver.assert(encode_bool(&tuple.pre, &|v| initial[&v].clone()));
     let forall: Vec<usize> = tuple.forall_copies().map(|(i, _)| i).collect();
     let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
-    let mut ctx = Ctx::new(&solver, cancel, bound);
-    ctx.query_limit = opts.query_timeout;
-    ctx.max_paths = opts.max_paths;
+    let mut ctx = Ctx::new(&solver, cancel, bound, opts.limits());
+    ctx.dump = Dump::new(opts.dump_smt.as_ref(), &tuple.name, &format!("refute_k{bound}"));
     let mut bound_hit = false;
     let mut unknown = None;
     let mut unknowns = 0;
@@ -96,7 +96,7 @@ fn value_of(model: &Model, t: &Dynamic, ty: &crate::ir::Type, what: &str) -> Res
     let e =
         model.eval(t, true).ok_or_else(|| format!("the solver's model has no value for {what}"))?;
     term_value(&e.simplify(), ty).ok_or_else(|| {
-        format!("refuter: cannot read a concrete value for {what} from the solver's model ({e})")
+        format!("cannot read a concrete value for {what} from the solver's model ({e})")
     })
 }
 
@@ -137,14 +137,18 @@ fn build(
         copies.push(CopyRun {
             copy: copy.name.clone(),
             program: copy.program.clone(),
-            quantifier: if forall { "forall" } else { "exists" }.into(),
+            quantifier: copy.quantifier,
             initial: init,
             choices,
             final_state: forall.then_some(fin),
         });
     }
-    let mut cex =
-        Counterexample { copies, explanation: no_run_text(tuple, bound), violated_conjunct: None };
+    let mut cex = Counterexample {
+        copies,
+        explanation: no_run_text(tuple, bound),
+        violated_conjunct: None,
+        observations: None,
+    };
     cex.violated_conjunct = name_violated_conjunct(tuple, &cex);
     Ok(cex)
 }
@@ -152,7 +156,7 @@ fn build(
 /// A post conjunct that no ∃ run can satisfy (for k-safety: one that is false), in
 /// `.fe` syntax; `None` when no single conjunct is to blame.
 fn name_violated_conjunct(tuple: &Tuple, cex: &Counterexample) -> Option<String> {
-    let state = super::replay::end_state(tuple, cex).ok()?;
+    let state = cex.end_state(tuple).ok()?;
     let cancel = Cancel::new().with_timeout(std::time::Duration::from_secs(2));
     tuple.post.conjuncts().into_iter().find_map(|conj| {
         match super::exists::exists_run_with(tuple, conj, &state, 16, &cancel) {

@@ -6,10 +6,10 @@
 //! bound k and no path can run a loop k+1 times, the explored paths are all terminating
 //! runs, so "no explored path satisfies post" means "no terminating run does".
 
-use super::symex::{and_all, exists_over, explore, Ctx, End, Env, Flow, Path};
 use crate::cancel::Cancel;
 use crate::ir::{Expr, Tuple};
 use crate::smt::encode::{encode_bool, value_term};
+use crate::symex::{and_all, exists_over, explore, Ctx, End, Env, Flow, Path};
 use crate::value::Value;
 use z3::ast::{Ast, Bool};
 use z3::{SatResult, Solver};
@@ -60,7 +60,7 @@ pub fn exists_run_with(
     let mut last_exceeded = None;
     for bound in bound_schedule(max_bound) {
         let solver = Solver::new();
-        let mut ctx = Ctx::new(&solver, cancel, bound);
+        let mut ctx = Ctx::new(&solver, cancel, bound, super::RefuteOptions::default().limits());
         let mut witness = false;
         let mut unknown = None;
         let mut exceeded = None;

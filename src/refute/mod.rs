@@ -1,6 +1,6 @@
 //! The refuter: bounded ∀∃ symbolic execution that finds concrete, replayed
 //! counterexamples (the lazy algorithm of Correnson, Nießen, Finkbeiner and
-//! Weissenbacher, OOPSLA 2024, as described in DESIGN.md §3).
+//! Weissenbacher, OOPSLA 2024, as described in ../shared/DESIGN.md §3).
 //!
 //! For a growing loop bound k, the ∀ copies' symbolic paths are enumerated one at a
 //! time (their product; infeasible prefixes are pruned by the solver as soon as a branch
@@ -13,13 +13,12 @@
 
 use crate::cancel::Cancel;
 use crate::ir::{Tuple, VarId};
-use crate::verdict::{Counterexample, Engine, Outcome, Stats, Verdict};
+use crate::verdict::{Counterexample, Engine, Outcome, Stats, UnknownReason, Verdict};
 use std::time::{Duration, Instant};
 
 mod cex;
 pub mod exists;
 mod replay;
-pub mod symex;
 
 pub use replay::replay_counterexample;
 
@@ -35,6 +34,15 @@ pub struct RefuteOptions {
     /// In the prove/refute portfolio, the refuter starts once the prover has run this
     /// long or gave up (so quick proofs pay nothing for the portfolio).
     pub portfolio_delay: Duration,
+    /// `--dump-smt`: write every SMT check of the refuter into this folder.
+    pub dump_smt: Option<std::path::PathBuf>,
+}
+
+impl RefuteOptions {
+    /// The exploration limits these options set.
+    pub fn limits(&self) -> crate::symex::Limits {
+        crate::symex::Limits { query_limit: self.query_timeout, max_paths: self.max_paths }
+    }
 }
 
 impl Default for RefuteOptions {
@@ -44,6 +52,7 @@ impl Default for RefuteOptions {
             query_timeout: Duration::from_secs(2),
             max_paths: 2_000,
             portfolio_delay: Duration::from_millis(100),
+            dump_smt: None,
         }
     }
 }
@@ -51,7 +60,7 @@ impl Default for RefuteOptions {
 /// Tries to show `tuple` invalid with a replayed counterexample.
 pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
     if tuple.is_reactive() {
-        return Outcome::unsupported(Engine::Refute, crate::verdict::REACTIVE_UNSUPPORTED);
+        return crate::reactive::refute(tuple, cancel);
     }
     let start = Instant::now();
     let mut stats = Stats::default();
@@ -88,22 +97,17 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
             Round::Found(cex) => {
                 return match replay_counterexample(tuple, &cex, cancel) {
                     Ok(()) => Verdict::Violated { counterexample: *cex },
-                    Err(why) => Verdict::Unknown {
-                        reason: format!(
-                            "refuter: a counterexample candidate did not replay concretely \
-                             ({why}); not reporting it"
-                        ),
-                    },
+                    Err(why) => unknown(UnknownReason::ReplayFailed(format!(
+                        "a counterexample candidate did not replay concretely ({why}); not \
+                         reporting it"
+                    ))),
                 };
             }
-            Round::Unreadable(why) => return Verdict::Unknown { reason: why },
+            Round::Unreadable(why) => return unknown(UnknownReason::Internal(why)),
             Round::Cancelled => {
-                return Verdict::Unknown {
-                    reason: format!(
-                        "refuter: timed out or cancelled at loop bound {bound} without a \
-                         counterexample"
-                    ),
-                }
+                return unknown(UnknownReason::Cancelled(format!(
+                    "timed out or cancelled at loop bound {bound} without a counterexample"
+                )))
             }
             Round::TooManyPaths => {
                 let searched = if last_bound_done == 0 {
@@ -111,13 +115,11 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
                 } else {
                     format!("no counterexample up to loop bound {last_bound_done}; ")
                 };
-                return Verdict::Unknown {
-                    reason: format!(
-                        "refuter: {searched}at loop bound {bound} the copies have more than \
-                         {} symbolic paths",
-                        opts.max_paths
-                    ),
-                };
+                return unknown(UnknownReason::PathLimit(format!(
+                    "{searched}at loop bound {bound} the copies have more than {} symbolic \
+                     paths",
+                    opts.max_paths
+                )));
             }
             Round::None { bound_hit: hit, unknown } => {
                 bound_hit = hit;
@@ -133,20 +135,25 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
         }
     }
     let reason = match (last_unknown, bound_hit) {
-        (Some(u), _) => format!(
-            "refuter: no counterexample found up to loop bound {last_bound}; some paths \
-             were undecided by the solver ({u})"
-        ),
-        (None, true) => format!(
-            "refuter: no counterexample with loops unrolled up to {last_bound} times \
-             (raise the unrolling bound to search further)"
-        ),
-        (None, false) => format!(
-            "refuter: no counterexample; the search covered every run (every loop exits \
-             within {last_bound} iterations)"
-        ),
+        (Some(u), _) => UnknownReason::SolverUnknown(format!(
+            "no counterexample found up to loop bound {last_bound}; some paths were \
+             undecided by the solver ({u})"
+        )),
+        (None, true) => UnknownReason::BoundReached(format!(
+            "no counterexample with loops unrolled up to {last_bound} times (raise the \
+             unrolling bound to search further)"
+        )),
+        (None, false) => UnknownReason::SearchExhausted(format!(
+            "no counterexample; the search covered every run (every loop exits within \
+             {last_bound} iterations)"
+        )),
     };
-    Verdict::Unknown { reason }
+    unknown(reason)
+}
+
+/// The refuter's `unknown`, labelled "refuter: ".
+fn unknown(reason: UnknownReason) -> Verdict {
+    Verdict::Unknown { reason: reason.from_engine(Engine::Refute) }
 }
 
 /// Names a tuple variable's copy and variable for counterexample maps.

@@ -3,12 +3,16 @@
 use super::exists::{exists_run, ExistsAnswer};
 use crate::cancel::Cancel;
 use crate::interp::{run_copy, Replay, RunEnd};
-use crate::ir::{Expr, Quantifier, Tuple};
+use crate::ir::{Expr, Tuple};
 use crate::smt::encode::{encode_bool, value_term};
+use crate::smt::session::Sat;
 use crate::value::Value;
-use crate::verdict::{CopyRun, Counterexample};
+use crate::verdict::Counterexample;
 use z3::ast::Ast;
-use z3::{SatResult, Solver};
+use z3::Solver;
+
+/// Time limit of the one Z3 check replay may need (a quantified `pre`).
+const REPLAY_QUERY_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Step limit for replaying one ∀ copy.
 const REPLAY_STEPS: u64 = 10_000_000;
@@ -21,14 +25,14 @@ pub fn replay_counterexample(
     cex: &Counterexample,
     cancel: &Cancel,
 ) -> Result<(), String> {
-    let mut state = initial_state(tuple, cex)?;
-    match eval_closed(&tuple.pre, &state) {
+    let mut state = cex.initial_state(tuple)?;
+    match eval_closed(&tuple.pre, &state, cancel) {
         Some(true) => {}
         Some(false) => return Err("the initial values do not satisfy pre".into()),
         None => return Err("could not evaluate pre on the initial values".into()),
     }
     for (ci, copy) in tuple.forall_copies() {
-        let run = copy_run(cex, &copy.name)?;
+        let run = cex.run_of(&copy.name)?;
         let mut chooser = Replay { choices: run.choices.clone(), next: 0 };
         let result = run_copy(tuple, ci, &mut state, &mut chooser, REPLAY_STEPS)
             .map_err(|e| format!("copy {}: {e}", copy.name))?;
@@ -42,6 +46,10 @@ pub fn replay_counterexample(
             }
             RunEnd::OutOfChoices { at } => {
                 return Err(format!("copy {}: no recorded choice left at {at}", copy.name))
+            }
+            // Post tuples replay without an observation bound.
+            RunEnd::ObservationLimit { .. } => {
+                return Err(format!("copy {}: stopped at the observation bound", copy.name))
             }
         }
         if chooser.next != run.choices.len() {
@@ -82,62 +90,18 @@ pub fn replay_counterexample(
     }
 }
 
-fn copy_run<'c>(cex: &'c Counterexample, name: &str) -> Result<&'c CopyRun, String> {
-    cex.copies
-        .iter()
-        .find(|r| r.copy == name)
-        .ok_or_else(|| format!("the counterexample has no run of copy {name}"))
-}
-
-/// The initial value of every tuple variable, indexed by `VarId`.
-fn initial_state(tuple: &Tuple, cex: &Counterexample) -> Result<Vec<Value>, String> {
-    let mut state = Vec::with_capacity(tuple.vars.len());
-    for tv in &tuple.vars {
-        let copy = &tuple.copies[tv.copy];
-        let run = copy_run(cex, &copy.name)?;
-        let v = run
-            .initial
-            .get(&tv.name)
-            .ok_or_else(|| format!("no initial value for {}.{}", copy.name, tv.name))?;
-        if !v.has_type(&tv.ty) {
-            return Err(format!(
-                "the initial value {v} of {}.{} is not a {}",
-                copy.name, tv.name, tv.ty
-            ));
-        }
-        state.push(v.clone());
-    }
-    Ok(state)
-}
-
-/// The state `exists_run` takes, as the counterexample records it: final values of the
-/// ∀ copies, initial values of the ∃ copies.
-pub(super) fn end_state(tuple: &Tuple, cex: &Counterexample) -> Result<Vec<Value>, String> {
-    let mut state = initial_state(tuple, cex)?;
-    for (i, tv) in tuple.vars.iter().enumerate() {
-        let copy = &tuple.copies[tv.copy];
-        if copy.quantifier == Quantifier::Forall {
-            let run = copy_run(cex, &copy.name)?;
-            let fin = run.final_state.as_ref().and_then(|f| f.get(&tv.name));
-            state[i] =
-                fin.ok_or_else(|| format!("no final value for {}.{}", copy.name, tv.name))?.clone();
-        }
-    }
-    Ok(state)
-}
-
 /// Evaluates a closed formula (variables replaced by `state`) with Z3; `None` if the
 /// solver cannot decide it (e.g. a hard quantifier).
-pub fn eval_closed(e: &Expr, state: &[Value]) -> Option<bool> {
+pub fn eval_closed(e: &Expr, state: &[Value], cancel: &Cancel) -> Option<bool> {
     let t = encode_bool(e, &|v| value_term(&state[v.index()]));
     if let Some(b) = t.simplify().as_bool() {
         return Some(b);
     }
     let s = Solver::new();
     s.assert(&t);
-    match s.check() {
-        SatResult::Sat => Some(true),
-        SatResult::Unsat => Some(false),
-        SatResult::Unknown => None,
+    match crate::smt::session::check(&s, &[], cancel, Some(REPLAY_QUERY_LIMIT)) {
+        Sat::Sat => Some(true),
+        Sat::Unsat => Some(false),
+        Sat::Unknown(_) => None,
     }
 }

@@ -41,13 +41,45 @@ fn indent(text: &str, n: usize) -> String {
     text.lines().map(|l| format!("{pad}{}\n", l.trim_end())).collect()
 }
 
+/// A temporal counterexample's observations: per ∀ copy, one row per observation index
+/// and one column per variable (stays narrow at 10 observations × 5 variables).
+fn observations_text(obs: &crate::verdict::ObservationTrace) -> String {
+    let mut s = format!("fails at observation {}; observed:\n", obs.failing_index);
+    for (copy, rows) in &obs.copies {
+        let mut t = table();
+        let names: Vec<&String> = rows.first().map(|r| r.keys().collect()).unwrap_or_default();
+        let mut header = vec![format!("∀ {copy} #")];
+        header.extend(names.iter().map(|n| n.to_string()));
+        t.set_header(header);
+        for (i, row) in rows.iter().enumerate() {
+            let mut cells = vec![(i + 1).to_string()];
+            cells.extend(names.iter().map(|n| row[*n].to_string()));
+            t.add_row(cells);
+        }
+        for c in t.column_iter_mut() {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+        s.push_str(&indent(&finish(t), 2));
+    }
+    let _ = writeln!(
+        s,
+        "{}",
+        if obs.infinite_extension {
+            "every ∀ copy can go on observing forever: also a violation over infinite runs"
+        } else {
+            "not established that every ∀ copy can go on observing (finite-prefix violation)"
+        }
+    );
+    s
+}
+
 /// A counterexample as a table of copies × variables (initial → final), then the ∀
 /// copies' choices and the explanation.
 pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
     let mut t = table();
     t.set_header(vec!["copy", "variable", "initial", "final"]);
     for run in &cex.copies {
-        let q = if run.quantifier == "exists" { "∃" } else { "∀" };
+        let q = run.quantifier.symbol();
         let mut names: BTreeSet<&String> = run.initial.keys().collect();
         if let Some(f) = &run.final_state {
             names.extend(f.keys());
@@ -67,6 +99,9 @@ pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
         }
     }
     let mut s = finish(t);
+    if let Some(obs) = &cex.observations {
+        s.push_str(&observations_text(obs));
+    }
     for run in cex.copies.iter().filter(|r| !r.choices.is_empty()) {
         let choices: Vec<String> = run.choices.iter().map(|v| v.to_string()).collect();
         let _ = writeln!(s, "choices of {}: {}", run.copy, choices.join(", "));
@@ -137,7 +172,14 @@ fn summary_table(report: &Report) -> String {
                 .unwrap_or_default()
         });
         let time = r.time().map_or("-".to_string(), seconds);
-        t.add_row(vec![r.display_name(), r.location(), r.verdict_name().to_string(), engine, time]);
+        // A verdict the input file's expectation contradicts is marked where it is read.
+        let verdict = match r.expected {
+            Some(e) if e.contradicted_by(r.verdict_name()) => {
+                format!("{} ✗ expected {}", r.verdict_name(), e.name())
+            }
+            _ => r.verdict_name().to_string(),
+        };
+        t.add_row(vec![r.display_name(), r.location(), verdict, engine, time]);
     }
     if let Some(c) = t.column_mut(4) {
         c.set_cell_alignment(CellAlignment::Right);
@@ -225,7 +267,7 @@ mod tests {
         assert!(!out.contains("choices of c"));
         assert!(out.contains("why: no run of c ends with o == 51"));
         assert!(out.contains("violated conjunct: a.o == c.o"));
-        assert!(out.contains("unknown: hard<&> (y.fe:1): timeout after 1 s"));
+        assert!(out.contains("unknown: hard<&> (y.fe:1): timeout after 1 s (the time"));
         assert!(out.contains("\ndir/bad.fe:2:5: error: unknown variable"), "{out}");
         assert!(out.contains("proof of ok (x.fe:3):"));
         assert!(
@@ -244,5 +286,25 @@ mod tests {
             render_human(&Report::default(), false),
             "0 results: 0 verified, 0 violated, 0 unknown, 0 error in 0 ms\n"
         );
+    }
+
+    #[test]
+    fn observations_render_one_row_per_index() {
+        let row = |i: i64| -> BTreeMap<String, Value> {
+            ["v", "w", "x", "y", "z"].iter().map(|n| (n.to_string(), Value::int(i * 100))).collect()
+        };
+        let obs = crate::verdict::ObservationTrace {
+            failing_index: 10,
+            copies: BTreeMap::from([("a".to_string(), (1..=10).map(row).collect())]),
+            infinite_extension: true,
+        };
+        let out = observations_text(&obs);
+        assert!(out.starts_with("fails at observation 10; observed:\n"), "{out}");
+        let header = out.lines().nth(1).unwrap();
+        assert!(header.contains("∀ a #") && header.ends_with('z'), "{out}");
+        let last = out.lines().nth(11).unwrap();
+        assert!(last.trim_start().starts_with("10") && last.ends_with("1000"), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() < 80), "{out}");
+        assert!(out.contains("also a violation over infinite runs"));
     }
 }

@@ -27,9 +27,14 @@ struct JsonResult<'a> {
     verdict: &'static str,
     engine: Option<Engine>,
     time_ms: Option<f64>,
-    reason: Option<&'a str>,
+    reason: Option<String>,
+    /// The reason's stable machine name (`timeout`, `no_invariant`, …; `input_error`).
+    reason_kind: Option<&'static str>,
     counterexample: Option<&'a Counterexample>,
     proof: Option<JsonProof<'a>>,
+    /// The outcome the input file expects (`counterexample`, `no-counterexample`), or
+    /// `null` when it says nothing (hyena0 files say it).
+    expected: Option<crate::ir::ExpectedOutcome>,
 }
 
 /// The proof with the work counters next to it ("invariants, counters").
@@ -56,8 +61,10 @@ fn result(r: &TupleResult) -> JsonResult<'_> {
         engine: r.engine(),
         time_ms: r.time().map(millis),
         reason: r.reason(),
+        reason_kind: r.reason_kind(),
         counterexample,
         proof,
+        expected: r.expected,
     }
 }
 
@@ -108,7 +115,8 @@ mod tests {
         assert!(a["final_state"]["o"].is_object());
         assert_eq!(bad["counterexample"]["violated_conjunct"], "a.o == c.o");
 
-        assert_eq!(results[2]["reason"], "timeout after 1 s");
+        assert_eq!(results[2]["reason"], "timeout after 1 s (the time limit was reached)");
+        assert_eq!(results[2]["reason_kind"], "timeout");
         assert!(results[2]["counterexample"].is_null() && results[2]["proof"].is_null());
 
         let err = &results[3];

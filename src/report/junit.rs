@@ -29,7 +29,7 @@ fn secs(d: Duration) -> String {
 fn counts_of(results: &[&TupleResult]) -> Counts {
     let mut c = Counts::default();
     for r in results {
-        c.add(r.verdict_name());
+        c.add(r.kind());
     }
     c
 }
@@ -66,9 +66,11 @@ fn testcase<W: io::Write>(w: &mut Writer<W>, r: &TupleResult) -> io::Result<()> 
             counterexample.explanation.clone(),
             counterexample_text(counterexample),
         ),
-        Some(Verdict::Unknown { reason }) => ("skipped", "unknown", reason.clone(), String::new()),
+        Some(Verdict::Unknown { reason }) => {
+            ("skipped", "unknown", reason.to_string(), String::new())
+        }
         None => {
-            let reason = r.reason().unwrap_or("input error").to_string();
+            let reason = r.reason().unwrap_or_else(|| "input error".into());
             ("error", "error", reason.lines().next().unwrap_or("").to_string(), reason)
         }
     };
@@ -191,7 +193,7 @@ pub(crate) mod tests {
             .map(|(n, a)| (n.as_str(), a["message"].as_str()))
             .collect();
         assert_eq!(kinds[0], ("failure", "no run of c ends with o == 51 <&> \"quoted\""));
-        assert_eq!(kinds[1], ("skipped", "timeout after 1 s"));
+        assert_eq!(kinds[1], ("skipped", "timeout after 1 s (the time limit was reached)"));
         assert_eq!(kinds[2].0, "error");
         assert!(kinds[2].1.contains("unknown variable `q`"));
     }

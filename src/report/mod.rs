@@ -3,16 +3,24 @@
 //! A [`Report`] is what a batch run produced, in input order: one [`TupleResult`] per
 //! decided tuple and one per file that could not be loaded. The renderers only read it.
 
+mod github;
 mod human;
 mod json;
 mod junit;
+pub mod merge;
+pub mod oneline;
+mod read;
+pub mod sarif;
 
+pub use github::render_github;
 pub use human::render_human;
 pub use json::render_json;
 pub use junit::render_junit;
+pub use read::read_counterexample;
+pub use sarif::render_sarif;
 
 use crate::ir::Loc;
-use crate::verdict::{Engine, Outcome, Verdict};
+use crate::verdict::{Engine, Outcome, Verdict, VerdictKind};
 use std::time::Duration;
 
 /// How one tuple (or one unloadable file) ended.
@@ -34,15 +42,47 @@ pub struct TupleResult {
     /// Where the tuple starts, when known.
     pub loc: Option<Loc>,
     pub status: Status,
+    /// The outcome the input file expects (hyena0's `(expect (outcome …))`), if it says.
+    pub expected: Option<crate::ir::ExpectedOutcome>,
+}
+
+/// How a report line ended: an engine's verdict or an input error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResultKind {
+    Verdict(VerdictKind),
+    Error,
+}
+
+impl ResultKind {
+    /// `verified`, `violated`, `unknown` or `error`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResultKind::Verdict(v) => v.name(),
+            ResultKind::Error => "error",
+        }
+    }
+    /// The kind a saved report names (`verified`, …); `None` for anything else.
+    pub fn from_name(name: &str) -> Option<ResultKind> {
+        Some(match name {
+            "verified" => ResultKind::Verdict(VerdictKind::Verified),
+            "violated" => ResultKind::Verdict(VerdictKind::Violated),
+            "unknown" => ResultKind::Verdict(VerdictKind::Unknown),
+            "error" => ResultKind::Error,
+            _ => return None,
+        })
+    }
 }
 
 impl TupleResult {
+    pub fn kind(&self) -> ResultKind {
+        match &self.status {
+            Status::Done(o) => ResultKind::Verdict(o.verdict.kind()),
+            Status::Error { .. } => ResultKind::Error,
+        }
+    }
     /// `verified`, `violated`, `unknown` or `error`.
     pub fn verdict_name(&self) -> &'static str {
-        match &self.status {
-            Status::Done(o) => o.verdict.name(),
-            Status::Error { .. } => "error",
-        }
+        self.kind().name()
     }
     /// This result's exit-code contribution (LANGUAGE.md: 0, 1, 2, 3).
     pub fn exit_code(&self) -> i32 {
@@ -63,12 +103,21 @@ impl TupleResult {
     pub fn time(&self) -> Option<Duration> {
         self.outcome().map(|o| o.time)
     }
-    /// Why the tuple is `unknown` or `error`.
-    pub fn reason(&self) -> Option<&str> {
+    /// Why the tuple is `unknown` or `error`, for people.
+    pub fn reason(&self) -> Option<String> {
         match &self.status {
-            Status::Done(Outcome { verdict: Verdict::Unknown { reason }, .. }) => Some(reason),
-            Status::Error { reason } => Some(reason),
+            Status::Done(Outcome { verdict: Verdict::Unknown { reason }, .. }) => {
+                Some(reason.to_string())
+            }
+            Status::Error { reason } => Some(reason.clone()),
             Status::Done(_) => None,
+        }
+    }
+    /// The machine name of the reason: an `UnknownReason` kind, or `input_error`.
+    pub fn reason_kind(&self) -> Option<&'static str> {
+        match &self.status {
+            Status::Done(o) => o.verdict.unknown_reason().map(|r| r.kind()),
+            Status::Error { .. } => Some("input_error"),
         }
     }
     /// The name shown for this line: the tuple's, or the file's when it did not load.
@@ -125,12 +174,12 @@ impl Counts {
     pub fn total(&self) -> usize {
         self.verified + self.violated + self.unknown + self.error
     }
-    pub fn add(&mut self, verdict_name: &str) {
-        match verdict_name {
-            "verified" => self.verified += 1,
-            "violated" => self.violated += 1,
-            "unknown" => self.unknown += 1,
-            _ => self.error += 1,
+    pub fn add(&mut self, kind: ResultKind) {
+        match kind {
+            ResultKind::Verdict(VerdictKind::Verified) => self.verified += 1,
+            ResultKind::Verdict(VerdictKind::Violated) => self.violated += 1,
+            ResultKind::Verdict(VerdictKind::Unknown) => self.unknown += 1,
+            ResultKind::Error => self.error += 1,
         }
     }
 }
@@ -139,7 +188,7 @@ impl Report {
     pub fn counts(&self) -> Counts {
         let mut c = Counts::default();
         for r in &self.results {
-            c.add(r.verdict_name());
+            c.add(r.kind());
         }
         c
     }
@@ -191,7 +240,7 @@ pub(crate) mod tests {
         let a = CopyRun {
             copy: "a".into(),
             program: "leak".into(),
-            quantifier: "forall".into(),
+            quantifier: crate::ir::Quantifier::Forall,
             initial: BTreeMap::from([("h".into(), Value::int(1)), ("o".into(), Value::int(0))]),
             choices: vec![Value::int(50), Value::bool(true)],
             final_state: Some(BTreeMap::from([
@@ -202,7 +251,7 @@ pub(crate) mod tests {
         let c = CopyRun {
             copy: "c".into(),
             program: "leak".into(),
-            quantifier: "exists".into(),
+            quantifier: crate::ir::Quantifier::Exists,
             initial: BTreeMap::from([("h".into(), Value::int(2)), ("o".into(), Value::int(0))]),
             choices: vec![],
             final_state: None,
@@ -211,6 +260,7 @@ pub(crate) mod tests {
             copies: vec![a, c],
             explanation: "no run of c ends with o == 51 <&> \"quoted\"".into(),
             violated_conjunct: Some("a.o == c.o".into()),
+            observations: None,
         };
         let at = |line| Some(Loc { line, col: 1 });
         Report {
@@ -219,12 +269,14 @@ pub(crate) mod tests {
                     file: "x.fe".into(),
                     tuple: Some("ok".into()),
                     loc: at(3),
+                    expected: None,
                     status: Status::Done(outcome(Verdict::Verified { proof }, Engine::Prove, 12)),
                 },
                 TupleResult {
                     file: "x.fe".into(),
                     tuple: Some("leak".into()),
                     loc: at(9),
+                    expected: None,
                     status: Status::Done(outcome(
                         Verdict::Violated { counterexample: cex },
                         Engine::Refute,
@@ -235,8 +287,16 @@ pub(crate) mod tests {
                     file: "y.fe".into(),
                     tuple: Some("hard<&>".into()),
                     loc: at(1),
+                    expected: None,
                     status: Status::Done(outcome(
-                        Verdict::Unknown { reason: "timeout after 1 s".into() },
+                        Verdict::Unknown {
+                            reason: crate::verdict::UnknownReason::Timeout {
+                                limit: Duration::from_secs(1),
+                                during: Box::new(crate::verdict::UnknownReason::Cancelled(
+                                    "the time limit was reached".into(),
+                                )),
+                            },
+                        },
                         Engine::Prove,
                         1000,
                     )),
@@ -245,6 +305,7 @@ pub(crate) mod tests {
                     file: "dir/bad.fe".into(),
                     tuple: None,
                     loc: None,
+                    expected: None,
                     status: Status::Error {
                         reason: "dir/bad.fe:2:5: error: unknown variable `q` \u{1}".into(),
                     },
@@ -276,7 +337,11 @@ pub(crate) mod tests {
         assert_eq!(r.results[0].location(), "x.fe:3");
         assert_eq!(r.results[3].location(), "dir/bad.fe");
         assert_eq!(r.results[3].display_name(), "(bad.fe)");
-        assert_eq!(r.results[2].reason(), Some("timeout after 1 s"));
+        assert_eq!(
+            r.results[2].reason().as_deref(),
+            Some("timeout after 1 s (the time limit was reached)")
+        );
+        assert_eq!(r.results[2].reason_kind(), Some("timeout"));
         assert_eq!(millis(Duration::from_micros(12_500)), 12.5);
     }
 }

@@ -3,3 +3,4 @@
 
 pub mod encode;
 pub mod query;
+pub mod session;

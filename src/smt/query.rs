@@ -8,12 +8,12 @@
 //! parameters). An `unknown` or a timeout is reported as [`Answer::Unknown`], never as
 //! valid.
 
+use super::session::{stopped, Dump, Sat, Session, Why};
 use crate::cancel::Cancel;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Duration;
 use z3::ast::{Ast, Bool, Dynamic};
-use z3::{SatResult, Solver};
 
 /// Where a free constant sits in the quantifier prefix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,73 +31,65 @@ pub enum Class {
 pub enum Answer {
     Valid,
     Invalid,
-    /// The solver gave up (timeout, incompleteness, cancellation); the text says why.
-    Unknown(String),
+    /// The solver gave up (timeout, incompleteness, cancellation, memory).
+    Unknown(Why),
 }
 
 /// Longest time one query may take when the caller set no deadline.
 const DEFAULT_QUERY_CAP: Duration = Duration::from_secs(60);
 
-/// Issues queries for one prover run. Holds the cache and counters.
+/// Issues validity queries for one prover run through its [`Session`]; holds the cache.
 pub struct QueryEngine {
-    cache: HashMap<String, Answer>,
-    /// Queries sent to Z3 (cache hits excluded).
-    pub queries: u64,
-    /// Queries answered from the cache.
-    pub cache_hits: u64,
-    dump_dir: Option<PathBuf>,
-    dump_prefix: String,
-    cancel: Cancel,
-    /// One solver for all plain queries, each in its own push/pop scope (lazily made).
-    solver: Option<Solver>,
+    /// Keyed by the assertion itself: Z3 hash-conses terms, so hashing and equality are
+    /// by node identity and cost O(1). (Printing the query as text, as an earlier version
+    /// did, is exponential on a shared DAG and cannot be interrupted.)
+    cache: HashMap<Bool, Answer>,
+    session: Session,
 }
 
 impl QueryEngine {
     pub fn new(cancel: &Cancel, dump_dir: Option<PathBuf>, dump_prefix: &str) -> QueryEngine {
-        if let Some(dir) = &dump_dir {
-            // A failure here shows up again (and is ignored) when writing each query.
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let dump_prefix: String = dump_prefix
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
-            .collect();
-        QueryEngine {
-            cache: HashMap::new(),
-            queries: 0,
-            cache_hits: 0,
-            dump_dir,
-            dump_prefix,
-            cancel: cancel.clone(),
-            solver: None,
-        }
+        let dump = Dump::new(dump_dir.as_ref(), dump_prefix, "prove");
+        QueryEngine { cache: HashMap::new(), session: Session::new(cancel, dump) }
+    }
+
+    /// Queries sent to Z3 (cache hits excluded).
+    pub fn queries(&self) -> u64 {
+        self.session.stats.queries
+    }
+
+    /// Queries answered from the cache.
+    pub fn cache_hits(&self) -> u64 {
+        self.session.stats.cache_hits
     }
 
     /// Decides `∀A. ∃P. ∀B. phi`, classifying each free constant of `phi` with `class`.
     ///
-    /// `known` lists constants the caller created (with names that need `|…|` quoting in
-    /// SMT-LIB, so that their printed names cannot clash); it is consulted only when `phi`
-    /// contains quantifiers, whose bodies this walk cannot enter.
+    /// `known` lists constants the caller created; it is consulted only when `phi`
+    /// contains quantifiers, whose bodies the z3 crate's walk cannot enter: such a
+    /// constant is looked for in the bodies through Z3's own API (a DAG walk, no text).
     pub fn valid(
         &mut self,
         phi: &Bool,
         class: &dyn Fn(&Dynamic) -> Class,
         known: &[Dynamic],
     ) -> Answer {
+        // Z3's simplifier shares work across the DAG (it caches per node), so this is
+        // linear in the term; trivial obligations are settled even past the deadline.
         let phi = phi.simplify();
         if let Some(b) = phi.as_bool() {
             return if b { Answer::Valid } else { Answer::Invalid };
         }
-        if self.cancel.is_cancelled() {
-            return Answer::Unknown(self.cancel_reason());
+        if self.session.cancel().is_cancelled() {
+            return Answer::Unknown(stopped(self.session.cancel()));
         }
         let mut params = Vec::new();
         let mut inner = Vec::new();
         let (mut consts, quantified) = free_constants(&phi);
         if quantified {
-            let text = phi.to_string();
+            let inside = all_constants(&phi);
             for k in known {
-                if !consts.contains(k) && text.contains(&k.to_string()) {
+                if !consts.contains(k) && inside.contains(k) {
                     consts.push(k.clone());
                 }
             }
@@ -128,9 +120,8 @@ impl QueryEngine {
             let ps: Vec<&dyn Ast> = params.iter().map(|c| c as &dyn Ast).collect();
             z3::ast::forall_const(&ps, &[], &body)
         };
-        let key = assertion.to_string();
-        if let Some(answer) = self.cache.get(&key) {
-            self.cache_hits += 1;
+        if let Some(answer) = self.cache.get(&assertion) {
+            self.session.stats.cache_hits += 1;
             return answer.clone();
         }
         let t0 = std::time::Instant::now();
@@ -138,27 +129,18 @@ impl QueryEngine {
         // A development aid for measuring how Z3 fares with each query shape.
         if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
             eprintln!(
-                "smt: {} params, {} inner, {:?}, {:?}, {} chars",
+                "smt: {} params, {} inner, {:?}, {:?}",
                 params.len(),
                 inner.len(),
                 answer,
                 t0.elapsed(),
-                key.len()
             );
         }
         // Unknowns depend on the time left; only definitive answers are reusable.
         if !matches!(answer, Answer::Unknown(_)) {
-            self.cache.insert(key, answer.clone());
+            self.cache.insert(assertion, answer.clone());
         }
         answer
-    }
-
-    fn cancel_reason(&self) -> String {
-        if self.cancel.timed_out() {
-            "the time limit was reached".into()
-        } else {
-            "the prover was cancelled".into()
-        }
     }
 
     /// Sends one assertion to Z3: unsat means the query is valid.
@@ -169,79 +151,38 @@ impl QueryEngine {
     /// while and fall back to the default solver for the rest of the budget. Bit-vector
     /// and quantifier-free queries go straight to the default solver.
     fn solve(&mut self, assertion: &Bool, use_qe: bool) -> Answer {
-        let budget = self.cancel.remaining().unwrap_or(DEFAULT_QUERY_CAP).min(DEFAULT_QUERY_CAP);
+        let cancel = self.session.cancel().clone();
+        let budget = cancel.remaining().unwrap_or(DEFAULT_QUERY_CAP).min(DEFAULT_QUERY_CAP);
         if budget.is_zero() {
-            return Answer::Unknown(self.cancel_reason());
-        }
-        self.queries += 1;
-        if let Some(dir) = &self.dump_dir {
-            let s = Solver::new();
-            s.assert(assertion);
-            let path = dir.join(format!("{}_{:05}.smt2", self.dump_prefix, self.queries));
-            let _ = std::fs::write(path, format!("{}(check-sat)\n", s.to_smt2()));
+            return Answer::Unknown(stopped(&cancel));
         }
         if use_qe {
             let quick = budget.min(QE_SLICE);
-            // The slice is enforced by the interrupt watcher, not Z3's timer (see below).
             let qe = z3::Tactic::new("qe").and_then(&z3::Tactic::new("smt"));
             let solver = qe.solver();
             solver.assert(assertion);
-            match check_interruptible(&solver, &self.cancel.with_timeout(quick)) {
-                SatResult::Unsat => return Answer::Valid,
-                SatResult::Sat => return Answer::Invalid,
-                SatResult::Unknown => {}
+            match self.session.check_other(&solver, Some(quick)) {
+                Sat::Unsat => return Answer::Valid,
+                Sat::Sat => return Answer::Invalid,
+                Sat::Unknown(Why::MemoryOut) => return Answer::Unknown(Why::MemoryOut),
+                Sat::Unknown(_) => {}
             }
         }
-        let left = self.cancel.remaining().unwrap_or(budget).min(budget);
+        let left = cancel.remaining().unwrap_or(budget).min(budget);
         if left.is_zero() {
-            return Answer::Unknown(self.cancel_reason());
+            return Answer::Unknown(stopped(&cancel));
         }
-        // No `timeout` parameter: Z3 4.8's timer is a process-wide pool guarded by one
-        // mutex, and ending a timed check spin-yields until the pool's thread has woken
-        // up. With two batch workers that cost about a quarter of the CPU time (measured:
-        // 10× the futex calls, ~20 000 `sched_yield`s per suite run). The query's own
-        // token carries the limit instead, and the interrupt watcher enforces it.
-        // One solver per engine, each query in its own scope. A fresh `Solver` per query
-        // paid Z3's non-incremental set-up every time (measured: ~5 ms for a trivial
-        // query against ~0.1 ms in a scope; on the ForEx suite `--jobs 1` went from
-        // 1.9 s to 0.5 s with identical verdicts), and that set-up reads Z3's global
+        // One solver for the whole run, each query in its own scope. A fresh `Solver`
+        // per query paid Z3's non-incremental set-up every time (measured: ~5 ms for a
+        // trivial query against ~0.1 ms in a scope; on the ForEx suite `--jobs 1` went
+        // from 1.9 s to 0.5 s with identical verdicts), and that set-up reads Z3's global
         // parameter tables under a process-wide lock, so it also serialised batch workers.
-        let solver = self.solver.get_or_insert_with(Solver::new);
-        solver.push();
-        solver.assert(assertion);
-        let limited = self.cancel.with_timeout(left);
-        let result = check_interruptible(solver, &limited);
-        let why = solver.get_reason_unknown();
-        solver.pop(1);
-        match result {
-            SatResult::Unsat => Answer::Valid,
-            SatResult::Sat => Answer::Invalid,
-            SatResult::Unknown => {
-                if self.cancel.is_cancelled() {
-                    Answer::Unknown(self.cancel_reason())
-                } else if limited.is_cancelled() {
-                    Answer::Unknown(format!(
-                        "Z3 found no answer within the query limit ({} s)",
-                        left.as_secs_f64()
-                    ))
-                } else {
-                    let why = why.unwrap_or_else(|| "unknown".into());
-                    Answer::Unknown(format!("Z3 returned unknown ({why})"))
-                }
-            }
+        match self.session.check_scoped(assertion, Some(left)) {
+            Sat::Unsat => Answer::Valid,
+            Sat::Sat => Answer::Invalid,
+            Sat::Unknown(why) => Answer::Unknown(why),
         }
     }
-}
-
-/// `solver.check()`, interrupted as soon as `cancel` fires (the portfolio cancels the
-/// losing engine explicitly; Z3's own timer only knows the deadline). The token is
-/// registered with the process-wide interrupt watcher ([`crate::interrupt`]) for the
-/// duration of the call, rather than polled by a thread of its own: a thread per query
-/// cost each parallel batch worker stack mappings, unmappings and futex traffic
-/// (measured with `strace -f -c` on the ForEx suite: hundreds of threads per batch).
-fn check_interruptible(solver: &Solver, cancel: &Cancel) -> SatResult {
-    let _watch = crate::interrupt::watch(cancel);
-    solver.check()
 }
 
 /// How long quantified queries try quantifier elimination before the default solver.
@@ -275,6 +216,34 @@ pub fn free_constants(t: &Bool) -> (Vec<Dynamic>, bool) {
     (out, quantified)
 }
 
+/// Every constant occurring in `t`, inside quantifier bodies too (through Z3's API:
+/// the z3 crate does not expose quantifier bodies). A DAG walk, linear in the term.
+fn all_constants(t: &Bool) -> HashSet<Dynamic> {
+    let ctx = z3::Context::thread_local();
+    let raw = ctx.get_z3_context();
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut out = HashSet::new();
+    let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(t)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        if d.kind() == z3::AstKind::Quantifier {
+            // SAFETY: `d` is a live quantifier of this thread's context; the body is
+            // wrapped (and so reference-counted) before anything else runs.
+            let body = unsafe { z3_sys::Z3_get_quantifier_body(raw, d.get_z3_ast()) };
+            if let Some(body) = body {
+                stack.push(unsafe { Dynamic::wrap(&ctx, body) });
+            }
+        } else if d.is_const() {
+            out.insert(d);
+        } else if d.is_app() {
+            stack.extend(d.children());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,9 +274,9 @@ mod tests {
         assert_eq!(q.valid(&b.eq(&a).implies(p.eq(&b)), &classify, &[]), Answer::Valid);
         // ∀a. a > 0: invalid, quantifier-free.
         assert_eq!(q.valid(&a.gt(Int::from_i64(0)), &classify, &[]), Answer::Invalid);
-        let sent = q.queries;
+        let sent = q.queries();
         assert_eq!(q.valid(&p.eq(&(&a + 1)), &classify, &[]), Answer::Valid);
-        assert_eq!(q.queries, sent, "the second identical query is answered from the cache");
+        assert_eq!(q.queries(), sent, "the second identical query is answered from the cache");
     }
 
     #[test]

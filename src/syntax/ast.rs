@@ -156,6 +156,16 @@ pub enum StmtKind {
         arms: Vec<(Expr, Vec<Stmt>, Span)>,
         else_branch: Vec<Stmt>,
     },
+    /// `observe;`
+    Observe,
+    /// `repeat { … }`: the checker desugars it to `while (true) { … }`.
+    Repeat {
+        body: Vec<Stmt>,
+    },
+    /// `while (*) { … }`: the checker desugars it with a fresh choice variable.
+    WhileStar {
+        body: Vec<Stmt>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -194,6 +204,10 @@ pub struct Tuple {
     pub copies: Vec<CopyDecl>,
     pub pre: Option<Expr>,
     pub post: Option<Expr>,
+    /// `always φ;` (a tuple has `post` or `always`, the builder reports both).
+    pub always: Option<Expr>,
+    /// `observations N;` with the number's span.
+    pub observations: Option<(u32, Span)>,
     pub invariants: Vec<Expr>,
     pub align: Option<(u32, Span)>,
     pub min_conjuncts: Option<(u32, Span)>,

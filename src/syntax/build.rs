@@ -66,6 +66,10 @@ pub fn kids<'i>(p: &Pair<'i, Rule>) -> Vec<Pair<'i, Rule>> {
                     | Rule::kw_for
                     | Rule::kw_return
                     | Rule::kw_elif
+                    | Rule::kw_observe
+                    | Rule::kw_repeat
+                    | Rule::kw_always
+                    | Rule::kw_observations
             )
         })
         .collect()
@@ -462,6 +466,9 @@ impl<'s> Builder<'s> {
                         .with_hint("`return e;` ends a function: `int f(int a) { … return e; }`"),
                 ))
             }
+            Rule::observe_stmt | Rule::repeat_stmt | Rule::while_star_stmt => {
+                return self.reactive_stmt(p, &k, depth)
+            }
             r => {
                 return Err(self.error(Diagnostic::new(
                     format!("internal: unexpected statement rule {r:?}"),
@@ -472,6 +479,27 @@ impl<'s> Builder<'s> {
         Ok(Stmt { kind, span: span(p) })
     }
 
+    /// `observe;`, `repeat {…}`, `while (*) {…}`: `.fe` only (the ForEx format has no
+    /// temporal properties, so an observation there could never mean anything).
+    fn reactive_stmt(&mut self, p: &Pair<Rule>, k: &[Pair<Rule>], depth: usize) -> R<Stmt> {
+        if self.forex {
+            let word = p.as_str().split(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+            let what = if p.as_rule() == Rule::while_star_stmt { "while (*)" } else { word };
+            return Err(self.error(
+                Diagnostic::new(format!("`{what}` is not part of the ForEx format"), span(p))
+                    .with_label("reactive statement in a ForEx file")
+                    .with_hint("write reactive programs in a `.fe` file (`program p { … }`)"),
+            ));
+        }
+        let kind = match p.as_rule() {
+            Rule::observe_stmt => StmtKind::Observe,
+            Rule::repeat_stmt => StmtKind::Repeat { body: self.block(&k[0], depth + 1) },
+            _ => StmtKind::WhileStar { body: self.block(&k[1], depth + 1) },
+        };
+        Ok(Stmt { kind, span: span(p) })
+    }
+
+    /// `if c {…} else if d {…} … else {…}`: the chain nests to the right.
     /// `if c {…} else if c {…} … else {…}`: a short chain nests to the right; a long one
     /// without `*` conditions stays flat ([`StmtKind::IfChain`]) and is balanced later.
     fn if_stmt(&mut self, p: &Pair<Rule>, k: &[Pair<Rule>], depth: usize) -> R<Stmt> {

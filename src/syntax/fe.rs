@@ -69,6 +69,8 @@ fn tuple(b: &mut Builder, p: &Pair<Rule>) -> Option<Tuple> {
     let mut post_span: Option<Span> = None;
     let mut align_span: Option<Span> = None;
     let mut conj_span: Option<Span> = None;
+    let mut always_span: Option<Span> = None;
+    let mut obs_span: Option<Span> = None;
     for item in &k[1..] {
         let ik = kids(item);
         let sp = span(item);
@@ -103,6 +105,32 @@ fn tuple(b: &mut Builder, p: &Pair<Rule>) -> Option<Tuple> {
                 }
                 post_span = Some(sp);
                 t.post = formula(b, &ik[0]);
+            }
+            Rule::always_item => {
+                if always_span.is_some() {
+                    duplicate(b, "always", always_span.as_ref(), sp);
+                    continue;
+                }
+                always_span = Some(sp);
+                t.always = formula(b, &ik[0]);
+            }
+            Rule::observations_item => {
+                if obs_span.is_some() {
+                    duplicate(b, "observations", obs_span.as_ref(), sp);
+                    continue;
+                }
+                obs_span = Some(sp.clone());
+                if let Ok(n) = b.small_int(&ik[0]) {
+                    if n == 0 {
+                        b.diags.push(
+                            Diagnostic::new("`observations 0` bounds nothing", span(&ik[0]))
+                                .with_label("must be at least 1")
+                                .with_hint("observation indices start at 1: write `observations 1;` or more"),
+                        );
+                    } else {
+                        t.observations = Some((n, span(&ik[0])));
+                    }
+                }
             }
             Rule::inv_item => {
                 if let Some(e) = formula(b, &ik[0]) {
@@ -141,7 +169,27 @@ fn tuple(b: &mut Builder, p: &Pair<Rule>) -> Option<Tuple> {
             _ => {}
         }
     }
-    if post_span.is_none() && t.post.is_none() {
+    if let (Some(post), Some(always)) = (&post_span, &always_span) {
+        b.diags.push(
+            Diagnostic::new(
+                format!("tuple `{}` has both `post` and `always`", t.name.name),
+                always.clone(),
+            )
+            .with_label("`always` here")
+            .with_related(post.clone(), "`post` here")
+            .with_hint(
+                "a tuple judges final states (`post`) or every observation (`always`): keep one",
+            ),
+        );
+    }
+    if let (Some(obs), None) = (&obs_span, &always_span) {
+        b.diags.push(
+            Diagnostic::new("`observations` bounds `always` tuples only", obs.clone())
+                .with_label("no `always` line in this tuple")
+                .with_hint("replace `post φ;` by `always φ;`, or remove the `observations` line"),
+        );
+    }
+    if post_span.is_none() && always_span.is_none() && t.post.is_none() {
         b.diags.push(
             Diagnostic::new(format!("tuple `{}` has no `post`", t.name.name), t.name.span.clone())
                 .with_label("no postcondition")
@@ -165,7 +213,7 @@ fn shorthand(b: &mut Builder, p: &Pair<Rule>) -> Option<Tuple> {
     let kind = ident(&k[1]);
     let Some(&(_, n_programs, allowed)) = SHORTHANDS.iter().find(|(n, ..)| *n == kind.name) else {
         let names: Vec<&str> = SHORTHANDS.iter().map(|s| s.0).collect();
-        let hint = crate::check::suggest(&kind.name, names.iter().copied())
+        let hint = crate::diag::suggest(&kind.name, names.iter().copied())
             .map(|s| format!("did you mean `{s}`?"))
             .unwrap_or_else(|| format!("the shorthands are {}", names.join(", ")));
         b.diags.push(

@@ -9,6 +9,7 @@ pub mod build;
 mod expr;
 mod fe;
 mod forex;
+pub mod hyena;
 mod prescan;
 
 use crate::diag::Diagnostic;
@@ -106,9 +107,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         ty | base_ty => "a type",
         decl => "a declaration",
         block => "`{`",
-        skip_stmt | assume_stmt | if_stmt | while_stmt | havoc_stmt | store_stmt | assign_stmt => {
-            "a statement"
-        }
+        skip_stmt | assume_stmt | if_stmt | while_stmt | havoc_stmt | store_stmt | assign_stmt
+        | observe_stmt | repeat_stmt | while_star_stmt | kw_observe | kw_repeat => "a statement",
         else_if | else_block | kw_else => "`else`",
         kw_then => "`then`",
         kw_if => "`if`",
@@ -118,6 +118,8 @@ fn describe(rule: Rule) -> Option<&'static str> {
         copy_line | quantifier => "`forall`/`exists`",
         pre_item | kw_pre => "`pre`",
         post_item | kw_post => "`post`",
+        always_item | kw_always => "`always`",
+        observations_item | kw_observations => "`observations`",
         inv_item | kw_invariant => "`invariant`",
         align_item | kw_align => "`align`",
         conj_item | kw_conjuncts => "`conjuncts`",

@@ -1,0 +1,71 @@
+//! Front-end diagnostics and verdicts as LSP diagnostics.
+
+use super::position::LineMap;
+use crate::diag::Diagnostics;
+use crate::report::oneline::counterexample_summary;
+use crate::verdict::{Outcome, Verdict};
+use lsp_types::{
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Url,
+};
+
+/// The front end's errors, each at its span; the hint is appended to the message.
+pub fn from_front_end(uri: &Url, text: &str, diags: &Diagnostics) -> Vec<Diagnostic> {
+    let map = LineMap::new(text);
+    diags
+        .items
+        .iter()
+        .map(|d| {
+            let mut message = d.message.clone();
+            if let Some(hint) = &d.hint {
+                message.push_str("\nhelp: ");
+                message.push_str(hint);
+            }
+            let related: Vec<DiagnosticRelatedInformation> = d
+                .related
+                .iter()
+                .map(|(span, label)| DiagnosticRelatedInformation {
+                    location: Location { uri: uri.clone(), range: map.range(span) },
+                    message: label.clone(),
+                })
+                .collect();
+            Diagnostic {
+                range: map.range(&d.span),
+                severity: Some(DiagnosticSeverity::ERROR),
+                code: Some(NumberOrString::String("input".into())),
+                source: Some("forex".into()),
+                message,
+                related_information: (!related.is_empty()).then_some(related),
+                ..Diagnostic::default()
+            }
+        })
+        .collect()
+}
+
+/// A tuple's verdict at `range` (its name): information for verified, error for
+/// violated (with the counterexample), warning for unknown (with the reason).
+pub fn from_outcome(range: lsp_types::Range, tuple: &str, outcome: &Outcome) -> Diagnostic {
+    let time = crate::report::millis(outcome.time) / 1000.0;
+    let (severity, code, message) = match &outcome.verdict {
+        Verdict::Verified { .. } => (
+            DiagnosticSeverity::INFORMATION,
+            "verified",
+            format!("✓ `{tuple}` verified in {time:.2}s"),
+        ),
+        Verdict::Violated { counterexample } => (
+            DiagnosticSeverity::ERROR,
+            "violated",
+            format!("✗ `{tuple}` violated\n{}", counterexample_summary(counterexample)),
+        ),
+        Verdict::Unknown { reason } => {
+            (DiagnosticSeverity::WARNING, "unknown", format!("? `{tuple}` unknown: {reason}"))
+        }
+    };
+    Diagnostic {
+        range,
+        severity: Some(severity),
+        code: Some(NumberOrString::String(code.into())),
+        source: Some("forex".into()),
+        message,
+        ..Diagnostic::default()
+    }
+}

@@ -1,0 +1,224 @@
+//! Temporal (`always φ`) tuples over reactive programs: bounded ∀∃ refutation over
+//! observation prefixes (DESIGN.md §7, finite-prefix semantics of LANGUAGE.md).
+//!
+//! For n = 1, 2, … up to the tuple's `observations` bound (or the time limit), one query
+//! per unrolling bound asks for a ∀ prefix with n observations that no ∃ prefix with n
+//! observations matches ([`prefix`]). Both sides are merged symbolic formulas
+//! ([`symex`]): the ∃ side is one formula with choice constants under a universal
+//! quantifier, never a path enumeration. A model is replayed ([`replay`]) before
+//! `violated` is reported.
+
+use crate::cancel::Cancel;
+use crate::ir::{ExprKind, Quantifier, Stmt, Tuple};
+use crate::verdict::UnknownReason;
+use crate::verdict::{CopyRun, Counterexample, Engine, ObservationTrace, Outcome, Stats, Verdict};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+pub mod prefix;
+pub mod replay;
+pub mod symex;
+pub mod test;
+
+use prefix::{check_prefix, Candidate, Prefix};
+
+/// Loop unrolling bounds tried per observation index (beyond the iterations that
+/// observe): larger ones only when a silent ∃ loop could not be bounded or a ∀ loop
+/// was cut.
+pub(crate) const UNROLLS: [u32; 4] = [4, 8, 16, 32];
+
+/// Refutes a reactive tuple: `violated` with a replayed counterexample, else `unknown`.
+pub fn refute(tuple: &Tuple, cancel: &Cancel) -> Outcome {
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let verdict = search(tuple, cancel, &mut stats);
+    Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats }
+}
+
+fn search(tuple: &Tuple, cancel: &Cancel, stats: &mut Stats) -> Verdict {
+    let bound = tuple.observations.map(|b| b as usize);
+    // Indices at which the answer was not exhaustive, with why.
+    let mut gaps: Vec<String> = Vec::new();
+    let mut n = 1;
+    loop {
+        if bound.is_some_and(|b| n > b) {
+            break;
+        }
+        if cancel.is_cancelled() {
+            return unknown(tuple, n - 1, &gaps, "the time limit was reached");
+        }
+        let mut last = None;
+        for unroll in UNROLLS {
+            stats.queries += 1;
+            let p = check_prefix(tuple, n, unroll, cancel);
+            let retry = matches!(
+                p,
+                Prefix::ExistsUnbounded
+                    | Prefix::None { forall_truncated: true }
+                    | Prefix::NoForallPrefix { truncated: true }
+            );
+            last = Some(p);
+            if !retry || cancel.is_cancelled() {
+                break;
+            }
+        }
+        match last.expect("one unrolling bound at least") {
+            Prefix::Found(cand) => {
+                return match replay::replay(tuple, &cand, cancel) {
+                    Ok(()) => Verdict::Violated { counterexample: counterexample(tuple, &cand) },
+                    Err(why) => refuter_unknown(UnknownReason::ReplayFailed(format!(
+                        "a counterexample candidate with {n} observations did not replay \
+                         concretely ({why}); not reporting it"
+                    ))),
+                };
+            }
+            Prefix::None { forall_truncated } => {
+                if forall_truncated {
+                    gaps.push(format!("{n} (∀ loops cut after {} iterations)", UNROLLS[3]));
+                }
+            }
+            Prefix::NoForallPrefix { truncated: false } => {
+                return refuter_unknown(UnknownReason::SearchExhausted(format!(
+                    "no violation: no ∀ run reaches observation {n}, and none with fewer \
+                     observations violates the property{}",
+                    gap_text(&gaps)
+                )));
+            }
+            Prefix::NoForallPrefix { truncated: true } => {
+                gaps.push(format!("{n} (∀ loops cut after {} iterations)", UNROLLS[3]));
+            }
+            Prefix::ExistsUnbounded => gaps.push(format!(
+                "{n} (an ∃ copy may loop more than {} times without observing)",
+                UNROLLS[3]
+            )),
+            Prefix::Unknown(why) => {
+                if cancel.is_cancelled() {
+                    return unknown(tuple, n - 1, &gaps, "the time limit was reached");
+                }
+                gaps.push(format!("{n} ({why})"));
+            }
+        }
+        n += 1;
+    }
+    unknown(tuple, n - 1, &gaps, "")
+}
+
+fn gap_text(gaps: &[String]) -> String {
+    if gaps.is_empty() {
+        String::new()
+    } else {
+        format!("; not exhaustive at observation {}", gaps.join(", "))
+    }
+}
+
+fn unknown(_tuple: &Tuple, searched: usize, gaps: &[String], why: &str) -> Verdict {
+    let stop = if why.is_empty() { String::new() } else { format!(" ({why})") };
+    refuter_unknown(UnknownReason::BoundReached(format!(
+        "no violation with up to {searched} observations{stop}{}",
+        gap_text(gaps)
+    )))
+}
+
+fn refuter_unknown(reason: UnknownReason) -> Verdict {
+    Verdict::Unknown { reason: reason.from_engine(crate::verdict::Engine::Refute) }
+}
+
+/// The report for a replayed candidate.
+fn counterexample(tuple: &Tuple, cand: &Candidate) -> Counterexample {
+    let mut copies = Vec::new();
+    let mut observations = BTreeMap::new();
+    for (c, copy) in tuple.copies.iter().enumerate() {
+        let names = |row: &[crate::value::Value]| {
+            copy.vars
+                .iter()
+                .zip(row)
+                .map(|(v, x)| (tuple.var(*v).name.clone(), x.clone()))
+                .collect::<BTreeMap<_, _>>()
+        };
+        let initial: Vec<_> = copy.vars.iter().map(|v| cand.init[v.index()].clone()).collect();
+        let forall = copy.quantifier == Quantifier::Forall;
+        copies.push(CopyRun {
+            copy: copy.name.clone(),
+            program: copy.program.clone(),
+            quantifier: copy.quantifier,
+            initial: names(&initial),
+            choices: cand.choices[c].clone(),
+            final_state: None,
+        });
+        if forall {
+            observations
+                .insert(copy.name.clone(), cand.observed[c].iter().map(|r| names(r)).collect());
+        }
+    }
+    let exists: Vec<&str> = tuple.exists_copies().map(|(_, c)| c.name.as_str()).collect();
+    let explanation = format!(
+        "after these {} observations of the ∀ copies, no run of {} reaches its {}-th \
+         observation with the property at every index 1..{}",
+        cand.n,
+        if exists.is_empty() { "the copies".to_string() } else { exists.join(", ") },
+        cand.n,
+        cand.n
+    );
+    let infinite_extension = tuple.forall_copies().all(|(_, c)| observes_forever(tuple, &c.body));
+    Counterexample {
+        copies,
+        explanation,
+        violated_conjunct: None,
+        observations: Some(ObservationTrace {
+            failing_index: cand.n as u32,
+            copies: observations,
+            infinite_extension,
+        }),
+    }
+}
+
+/// Whether every run of a body can always reach another observation: it ends in
+/// `while (true) { … }` whose body observes at its top level, and nothing on the way
+/// can block or loop silently (no inner loops; every `assume` directly follows a `x = *`
+/// and constrains only `x` against constants in a satisfiable way).
+fn observes_forever(tuple: &Tuple, body: &[Stmt]) -> bool {
+    let Some((Stmt::While { cond, body: inner, .. }, before)) = body.split_last() else {
+        return false;
+    };
+    cond.kind == ExprKind::Bool(true)
+        && inner.iter().any(|s| matches!(s, Stmt::Observe { .. }))
+        && cannot_block(tuple, before)
+        && cannot_block(tuple, inner)
+}
+
+fn cannot_block(tuple: &Tuple, block: &[Stmt]) -> bool {
+    block.iter().enumerate().all(|(i, s)| match s {
+        Stmt::While { .. } => false,
+        Stmt::If { then_branch, else_branch, .. }
+        | Stmt::IfStar { then_branch, else_branch, .. } => {
+            cannot_block(tuple, then_branch) && cannot_block(tuple, else_branch)
+        }
+        Stmt::Assume { cond, .. } => {
+            let Some(Stmt::Havoc { var, .. }) = i.checked_sub(1).map(|j| &block[j]) else {
+                return false;
+            };
+            let mut only_var = true;
+            cond.for_each_var(&mut |v| only_var &= v == *var);
+            only_var && satisfiable_alone(tuple, cond)
+        }
+        _ => true,
+    })
+}
+
+/// `cond` over one variable (and constants) has a solution.
+fn satisfiable_alone(tuple: &Tuple, cond: &crate::ir::Expr) -> bool {
+    let consts = std::cell::RefCell::new(BTreeMap::new());
+    let f = crate::smt::encode::encode_bool(cond, &|v| {
+        consts
+            .borrow_mut()
+            .entry(v)
+            .or_insert_with(|| crate::smt::encode::fresh("x", &tuple.var(v).ty))
+            .clone()
+    });
+    let s = z3::Solver::new();
+    s.assert(&f);
+    s.check() == z3::SatResult::Sat
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,312 @@
+//! One query of the bounded ∀∃ search: is there a ∀ prefix with n observations that no
+//! ∃ prefix with n observations matches (φ at every index 1..n)?
+//!
+//! All copies are encoded by [`symex`] as merged formulas. The query asks for initial
+//! values and ∀ choices such that `pre` holds, every ∀ copy reaches its n-th observation,
+//! and for ALL ∃ choices: the ∃ copies do not all reach their n-th observation with φ at
+//! every index, and no ∃ copy is still inside a loop past the unrolling bound (such a
+//! run might still become a witness later, so it must be impossible, not ignored).
+
+use super::symex::{encode_copy, Encoded};
+use crate::cancel::Cancel;
+use crate::ir::{Quantifier, Tuple, VarId};
+use crate::smt::encode::{encode_bool, fresh, term_value, value_term};
+use crate::value::Value;
+use z3::ast::{Ast, Bool, Dynamic};
+use z3::{Model, SatResult, Solver};
+
+/// A model of the query, read back as concrete values (not yet replayed).
+pub struct Candidate {
+    pub n: usize,
+    pub unroll: u32,
+    /// Initial value of every tuple variable.
+    pub init: Vec<Value>,
+    /// Per copy: the choices of its concrete path, in execution order (∃ copies: empty).
+    pub choices: Vec<Vec<Value>>,
+    /// Per copy: observed values 1..n in `Copy::vars` order (∃ copies: empty).
+    pub observed: Vec<Vec<Vec<Value>>>,
+}
+
+pub enum Prefix {
+    Found(Box<Candidate>),
+    /// No counterexample with n observations among the explored ∀ runs;
+    /// `forall_truncated`: some ∀ run was cut at the unrolling bound.
+    None {
+        forall_truncated: bool,
+    },
+    /// No ∀ run reaches its n-th observation (`truncated`: among those explored).
+    NoForallPrefix {
+        truncated: bool,
+    },
+    /// An ∃ copy may stay in a loop beyond the unrolling bound without its n-th
+    /// observation: "no ∃ prefix" cannot be claimed at this bound.
+    ExistsUnbounded,
+    Unknown(String),
+}
+
+/// φ at every index 1..n, reading each copy's i-th observation through `obs(copy, i)`.
+pub fn phi_all(tuple: &Tuple, n: usize, obs: &dyn Fn(usize, usize) -> Vec<Dynamic>) -> Bool {
+    let mut parts = Vec::new();
+    for i in 0..n {
+        let per_copy: Vec<Vec<Dynamic>> = (0..tuple.copies.len()).map(|c| obs(c, i)).collect();
+        let lookup = |v: VarId| {
+            let c = tuple.var(v).copy;
+            let pos = tuple.copies[c].vars.iter().position(|w| *w == v).expect("copy variable");
+            per_copy[c][pos].clone()
+        };
+        parts.push(encode_bool(&tuple.post, &lookup));
+    }
+    Bool::and(&parts)
+}
+
+/// The ∃ side: (witness: all ∃ copies reach observation n with φ at every index,
+/// residual: some ∃ copy is still looping past the bound), with the ∀ observations
+/// read through `forall_obs(copy, i)`.
+pub fn exists_side(
+    tuple: &Tuple,
+    enc: &[Encoded],
+    n: usize,
+    forall_obs: &dyn Fn(usize, usize) -> Vec<Dynamic>,
+) -> (Bool, Bool) {
+    let mut guards = Vec::new();
+    let mut residuals = Vec::new();
+    let mut all_done = true;
+    for (c, _) in tuple.exists_copies() {
+        residuals.push(enc[c].residual.clone());
+        match &enc[c].done {
+            Some(d) => guards.push(d.guard.clone()),
+            None => all_done = false,
+        }
+    }
+    let residual = Bool::or(&residuals).simplify();
+    if !all_done {
+        return (Bool::from_bool(false), residual);
+    }
+    let phi = phi_all(tuple, n, &|c, i| match tuple.copies[c].quantifier {
+        Quantifier::Forall => forall_obs(c, i),
+        Quantifier::Exists => enc[c].done.as_ref().expect("all done").obs[i].clone(),
+    });
+    guards.push(phi);
+    (Bool::and(&guards).simplify(), residual)
+}
+
+/// Encodes every ∃ copy from `init` (∀ copies are not encoded: their entries are unused).
+pub fn encode_exists(tuple: &Tuple, init: &[Dynamic], n: usize, unroll: u32) -> Vec<Encoded> {
+    (0..tuple.copies.len())
+        .map(|c| match tuple.copies[c].quantifier {
+            Quantifier::Exists => encode_copy(tuple, c, init, n, unroll),
+            Quantifier::Forall => placeholder(),
+        })
+        .collect()
+}
+
+fn placeholder() -> Encoded {
+    Encoded { done: None, residual: Bool::from_bool(false), choices: Vec::new() }
+}
+
+/// Checks `solver` under `cancel` (interrupted when it fires).
+pub fn check(solver: &Solver, cancel: &Cancel) -> SatResult {
+    let _watch = crate::interrupt::watch(cancel);
+    solver.check()
+}
+
+/// The query for observation index `n` at unrolling bound `unroll`.
+pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Prefix {
+    let init: Vec<Dynamic> =
+        tuple.vars.iter().enumerate().map(|(i, v)| fresh(&format!("init{i}"), &v.ty)).collect();
+    let mut enc = encode_exists(tuple, &init, n, unroll);
+    for (c, _) in tuple.forall_copies() {
+        enc[c] = encode_copy(tuple, c, &init, n, unroll);
+    }
+    let forall: Vec<usize> = tuple.forall_copies().map(|(c, _)| c).collect();
+    let forall_truncated = forall.iter().any(|c| enc[*c].residual.as_bool() != Some(false));
+    let mut reach = Vec::new();
+    for c in &forall {
+        match &enc[*c].done {
+            Some(d) => reach.push(d.guard.clone()),
+            None => return Prefix::NoForallPrefix { truncated: forall_truncated },
+        }
+    }
+    let forall_obs = |c: usize, i: usize| enc[c].done.as_ref().expect("∀ done").obs[i].clone();
+    let (witness, residual) = exists_side(tuple, &enc, n, &forall_obs);
+    let pre = encode_bool(&tuple.pre, &|v: VarId| init[v.index()].clone());
+    let no_match = Bool::and(&[witness.not(), residual.not()]);
+    let e_choices: Vec<Dynamic> = tuple
+        .exists_copies()
+        .flat_map(|(c, _)| enc[c].choices.iter().map(|(k, _)| k.clone()))
+        .collect();
+    // The ∀ side's unknowns: initial values and ∀ choices.
+    let mut outer: Vec<Dynamic> = init.clone();
+    for c in &forall {
+        outer.extend(enc[*c].choices.iter().map(|(k, _)| k.clone()));
+    }
+    let mut base = vec![pre.clone()];
+    base.extend(reach.iter().cloned());
+    let t0 = std::time::Instant::now();
+    let (result, model) = exists_forall(&base, &no_match, &outer, &e_choices, cancel);
+    // A development aid for measuring how Z3 fares with each query.
+    if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
+        eprintln!("reactive: n = {n}, unroll {unroll}: {result:?} in {:?}", t0.elapsed());
+    }
+    match result {
+        SatResult::Sat => {
+            let Some(model) = model else {
+                return Prefix::Unknown("Z3 gave no model".into());
+            };
+            match read_candidate(tuple, &enc, &init, &model, n, unroll) {
+                Some(c) => Prefix::Found(Box::new(c)),
+                None => Prefix::Unknown("the model has values forex cannot read".into()),
+            }
+        }
+        SatResult::Unknown => Prefix::Unknown(match model {
+            _ if cancel.is_cancelled() => "the time limit was reached".into(),
+            _ => "Z3 returned unknown".into(),
+        }),
+        SatResult::Unsat if residual.as_bool() == Some(false) => Prefix::None { forall_truncated },
+        SatResult::Unsat => {
+            // Unsat may be due to the residue alone: can an ∃ copy loop past the bound?
+            let s = Solver::new();
+            s.assert(&pre);
+            for g in &reach {
+                s.assert(g);
+            }
+            s.assert(&residual);
+            match check(&s, cancel) {
+                SatResult::Unsat => Prefix::None { forall_truncated },
+                SatResult::Sat => Prefix::ExistsUnbounded,
+                SatResult::Unknown => Prefix::Unknown(unknown_reason(&s, cancel)),
+            }
+        }
+    }
+}
+
+/// Most counterexample-guided rounds before the query goes to Z3 as one quantified
+/// formula.
+const MAX_ROUNDS: usize = 8;
+
+/// Decides `∃ outer. base ∧ ∀ inner. body` and returns a model of the outer unknowns.
+///
+/// Counterexample-guided: a candidate for the outer unknowns from the instantiations
+/// so far, then a quantifier-free search for an `inner` value refuting `body` for it,
+/// which becomes the next instantiation. On the ∃ side of ∀∃ tuples one or two
+/// dominant ∃ runs usually refute every ∀ candidate that is no counterexample, which
+/// Z3's own quantifier instantiation on the whole formula found much more slowly
+/// (measured on `escalating` at n = 10: 0.9 s for its one query). After
+/// [`MAX_ROUNDS`] rounds the formula goes to Z3 whole.
+fn exists_forall(
+    base: &[Bool],
+    body: &Bool,
+    outer: &[Dynamic],
+    inner: &[Dynamic],
+    cancel: &Cancel,
+) -> (SatResult, Option<Model>) {
+    let candidates = Solver::new();
+    for b in base {
+        candidates.assert(b);
+    }
+    if inner.is_empty() {
+        candidates.assert(body);
+        let r = check(&candidates, cancel);
+        return (r, candidates.get_model());
+    }
+    let refuter = Solver::new();
+    refuter.assert(body.not());
+    for _ in 0..MAX_ROUNDS {
+        match check(&candidates, cancel) {
+            SatResult::Sat => {}
+            other => return (other, None),
+        }
+        let Some(m) = candidates.get_model() else { return (SatResult::Unknown, None) };
+        refuter.push();
+        for a in outer {
+            if let Some(v) = m.eval(a, true) {
+                refuter.assert(a.eq(&v));
+            }
+        }
+        let r = check(&refuter, cancel);
+        let witness = if r == SatResult::Sat { refuter.get_model() } else { None };
+        refuter.pop(1);
+        match (r, witness) {
+            (SatResult::Unsat, _) => return (SatResult::Sat, Some(m)),
+            (SatResult::Sat, Some(w)) => {
+                let values: Vec<Dynamic> =
+                    inner.iter().map(|e| w.eval(e, true).unwrap_or_else(|| e.clone())).collect();
+                let pairs: Vec<(&Dynamic, &Dynamic)> = inner.iter().zip(&values).collect();
+                candidates.assert(body.substitute(&pairs));
+            }
+            _ => return (SatResult::Unknown, None),
+        }
+    }
+    let bound: Vec<&dyn Ast> = inner.iter().map(|k| k as &dyn Ast).collect();
+    candidates.assert(z3::ast::forall_const(&bound, &[], body));
+    let r = check(&candidates, cancel);
+    (r, candidates.get_model())
+}
+
+pub fn unknown_reason(solver: &Solver, cancel: &Cancel) -> String {
+    if cancel.is_cancelled() {
+        "the time limit was reached".into()
+    } else {
+        format!("Z3 returned unknown ({})", solver.get_reason_unknown().unwrap_or_default())
+    }
+}
+
+fn value(model: &Model, t: &Dynamic, ty: &crate::ir::Type) -> Option<Value> {
+    term_value(&model.eval(t, true)?, ty)
+}
+
+fn read_candidate(
+    tuple: &Tuple,
+    enc: &[Encoded],
+    init: &[Dynamic],
+    model: &Model,
+    n: usize,
+    unroll: u32,
+) -> Option<Candidate> {
+    let init_values = tuple
+        .vars
+        .iter()
+        .zip(init)
+        .map(|(v, t)| value(model, t, &v.ty))
+        .collect::<Option<Vec<Value>>>()?;
+    let mut choices = vec![Vec::new(); tuple.copies.len()];
+    let mut observed = vec![Vec::new(); tuple.copies.len()];
+    for (c, copy) in tuple.forall_copies() {
+        for (k, guard) in &enc[c].choices {
+            if model.eval(guard, true)?.as_bool()? {
+                let ty =
+                    if k.as_bool().is_some() { crate::ir::Type::Bool } else { type_of(tuple, k)? };
+                choices[c].push(value(model, k, &ty)?);
+            }
+        }
+        let done = enc[c].done.as_ref()?;
+        for obs in &done.obs {
+            let row = copy
+                .vars
+                .iter()
+                .zip(obs)
+                .map(|(v, t)| value(model, t, &tuple.var(*v).ty))
+                .collect::<Option<Vec<Value>>>()?;
+            observed[c].push(row);
+        }
+    }
+    Some(Candidate { n, unroll, init: init_values, choices, observed })
+}
+
+/// The IR type of a choice constant, from its sort (choices are scalars: `x = *` on a
+/// scalar variable, or an `if (*)` boolean).
+fn type_of(_tuple: &Tuple, k: &Dynamic) -> Option<crate::ir::Type> {
+    use z3::SortKind;
+    let sort = k.get_sort();
+    match sort.kind() {
+        SortKind::Int => Some(crate::ir::Type::Int),
+        SortKind::Bool => Some(crate::ir::Type::Bool),
+        SortKind::Bv => Some(crate::ir::Type::Bv(k.as_bv()?.get_size())),
+        _ => None,
+    }
+}
+
+/// Terms for concrete values (replay substitutes them for symbolic ones).
+pub fn terms(values: &[Value]) -> Vec<Dynamic> {
+    values.iter().map(value_term).collect()
+}

@@ -1,0 +1,80 @@
+//! The gate before `violated`: the ∀ copies run concretely through the interpreter with
+//! the model's initial values and choices, must show the model's observations, and the
+//! ∃ side is re-checked against those concrete observations ("no ∃ prefix matches",
+//! asked again with nothing symbolic but the ∃ choices).
+
+use super::prefix::{check, encode_exists, exists_side, terms, unknown_reason, Candidate};
+use crate::cancel::Cancel;
+use crate::interp::{run_copy_observed, Observer, Replay, RunEnd};
+use crate::ir::{has_observe, Stmt, Tuple, VarId};
+use crate::value::Value;
+use z3::ast::Bool;
+use z3::{SatResult, Solver};
+
+/// Steps a replayed ∀ copy may take (it runs on past its n-th observation until it
+/// needs a choice the model did not make, so a silent infinite loop ends here).
+const MAX_STEPS: u64 = 200_000;
+
+/// Records the copy's variables at every `observe;`.
+struct Recorder<'a> {
+    vars: &'a [VarId],
+    seen: Vec<Vec<Value>>,
+}
+
+impl Observer for Recorder<'_> {
+    fn before(&mut self, stmt: &Stmt, state: &[Value]) {
+        if matches!(stmt, Stmt::Observe { .. }) {
+            self.seen.push(self.vars.iter().map(|v| state[v.index()].clone()).collect());
+        }
+    }
+}
+
+/// Runs ∀ copy `c` concretely; its observation sequence (the final state for a program
+/// without `observe;`).
+pub fn observe_run(
+    tuple: &Tuple,
+    c: usize,
+    init: &[Value],
+    choices: &[Value],
+) -> Result<Vec<Vec<Value>>, String> {
+    let copy = &tuple.copies[c];
+    let mut state = init.to_vec();
+    let mut rec = Recorder { vars: &copy.vars, seen: Vec::new() };
+    let mut chooser = Replay::new(choices.to_vec());
+    let run = run_copy_observed(tuple, c, &mut state, &mut chooser, MAX_STEPS, &mut rec)
+        .map_err(|e| e.to_string())?;
+    if !has_observe(&copy.body) && run.end == RunEnd::Finished {
+        rec.seen.push(copy.vars.iter().map(|v| state[v.index()].clone()).collect());
+    }
+    Ok(rec.seen)
+}
+
+/// Replays `cand`; `Ok` only when the counterexample is confirmed concretely.
+pub fn replay(tuple: &Tuple, cand: &Candidate, cancel: &Cancel) -> Result<(), String> {
+    match crate::interp::eval_bool(&tuple.pre, &cand.init) {
+        Ok(true) => {}
+        Ok(false) => return Err("the initial values do not satisfy pre".into()),
+        Err(e) => return Err(format!("pre cannot be evaluated concretely ({e})")),
+    }
+    let n = cand.n;
+    for (c, copy) in tuple.forall_copies() {
+        let seen = observe_run(tuple, c, &cand.init, &cand.choices[c])?;
+        if seen.len() < n {
+            return Err(format!("copy {} made {} observations, not {n}", copy.name, seen.len()));
+        }
+        if seen[..n] != cand.observed[c][..] {
+            return Err(format!("copy {} observed other values than the model", copy.name));
+        }
+    }
+    let init = terms(&cand.init);
+    let enc = encode_exists(tuple, &init, n, cand.unroll);
+    let forall_obs = |c: usize, i: usize| terms(&cand.observed[c][i]);
+    let (witness, residual) = exists_side(tuple, &enc, n, &forall_obs);
+    let solver = Solver::new();
+    solver.assert(Bool::or(&[witness, residual]));
+    match check(&solver, cancel) {
+        SatResult::Unsat => Ok(()),
+        SatResult::Sat => Err("an ∃ run matches the replayed ∀ observations".into()),
+        SatResult::Unknown => Err(unknown_reason(&solver, cancel)),
+    }
+}

@@ -1,0 +1,125 @@
+//! Testing temporal tuples (`forex test`): the ∀ copies run concretely with random
+//! inputs and choices up to the observation bound; at every index n of the run, the ∃
+//! side is checked symbolically ([`prefix::exists_side`] on the concrete observations):
+//! no ∃ prefix with n observations satisfying φ at every index is a violation, which
+//! is replayed like the refuter's before it is reported.
+
+use super::prefix::{check, encode_exists, exists_side, terms, Candidate};
+use super::{counterexample, replay};
+use crate::cancel::Cancel;
+use crate::hypertest::values::Values;
+use crate::interp::{run_copy_observing, Chooser, Limits, NoObserver, RunEnd};
+use crate::ir::{Loc, Tuple, Type};
+use crate::value::Value;
+use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+use z3::ast::Bool;
+use z3::{SatResult, Solver};
+
+/// Observation bound when the tuple sets none.
+const DEFAULT_OBSERVATIONS: u32 = 8;
+const MAX_STEPS: u64 = 100_000;
+
+struct Random<'a> {
+    values: &'a Values,
+    rng: &'a mut ChaCha8Rng,
+}
+
+impl Chooser for Random<'_> {
+    fn choose(&mut self, ty: &Type, _at: Loc) -> Option<Value> {
+        Some(self.values.random(ty, self.rng))
+    }
+}
+
+/// Random tests of a reactive tuple within `budget` (and at most `max_runs` tests).
+pub fn hypertest(
+    tuple: &Tuple,
+    seed: u64,
+    budget: Duration,
+    max_runs: Option<u64>,
+    cancel: &Cancel,
+) -> Outcome {
+    let start = Instant::now();
+    let cancel = cancel.with_timeout(budget);
+    let values = Values::of(tuple);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let bound = tuple.observations.unwrap_or(DEFAULT_OBSERVATIONS) as usize;
+    let (mut runs, mut vacuous, mut undecided) = (0u64, 0u64, 0u64);
+    let outcome = |verdict, runs| Outcome {
+        verdict,
+        engine: Engine::Test,
+        time: start.elapsed(),
+        stats: Stats { runs, ..Stats::default() },
+    };
+    while !cancel.is_cancelled() && max_runs.is_none_or(|m| runs < m) {
+        runs += 1;
+        let init = values.random_input(tuple, &mut rng);
+        if crate::interp::eval_bool(&tuple.pre, &init) != Ok(true) {
+            vacuous += 1;
+            continue;
+        }
+        let mut choices = vec![Vec::new(); tuple.copies.len()];
+        let mut observed = vec![Vec::new(); tuple.copies.len()];
+        let mut reached = bound;
+        for (c, _) in tuple.forall_copies() {
+            let mut state = init.clone();
+            let mut chooser = Random { values: &values, rng: &mut rng };
+            let limits = Limits { max_steps: MAX_STEPS, max_observations: Some(bound as u32) };
+            let Ok(run) =
+                run_copy_observing(tuple, c, &mut state, &mut chooser, limits, &mut NoObserver)
+            else {
+                reached = 0;
+                break;
+            };
+            let mut obs = run.observations;
+            if !crate::ir::has_observe(&tuple.copies[c].body) && run.end == RunEnd::Finished {
+                obs.push(tuple.copies[c].vars.iter().map(|v| state[v.index()].clone()).collect());
+            }
+            reached = reached.min(obs.len());
+            choices[c] = run.choices;
+            observed[c] = obs;
+        }
+        if reached == 0 {
+            vacuous += 1;
+            continue;
+        }
+        for n in 1..=reached {
+            let cand = Candidate {
+                n,
+                unroll: super::UNROLLS[0],
+                init: init.clone(),
+                choices: choices.clone(),
+                observed: observed.iter().map(|o| o.iter().take(n).cloned().collect()).collect(),
+            };
+            let enc = encode_exists(tuple, &terms(&init), n, cand.unroll);
+            let (witness, residual) =
+                exists_side(tuple, &enc, n, &|c, i| terms(&cand.observed[c][i]));
+            let solver = Solver::new();
+            solver.assert(Bool::or(&[witness, residual]));
+            match check(&solver, &cancel) {
+                SatResult::Sat => continue,
+                SatResult::Unknown => {
+                    undecided += 1;
+                    break;
+                }
+                SatResult::Unsat => {}
+            }
+            if replay::replay(tuple, &cand, &cancel).is_ok() {
+                return outcome(
+                    Verdict::Violated { counterexample: counterexample(tuple, &cand) },
+                    runs,
+                );
+            }
+            undecided += 1;
+            break;
+        }
+    }
+    let reason = crate::verdict::UnknownReason::NoViolationFound(format!(
+        "no violation found in {runs} runs of up to {bound} observations \
+         ({vacuous} blocked or without observations, {undecided} undecided)"
+    ))
+    .from_engine(crate::verdict::Engine::Test);
+    outcome(Verdict::Unknown { reason }, runs)
+}

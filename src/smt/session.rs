@@ -1,0 +1,289 @@
+//! The one way engines ask Z3: a solver (each query in its own push/pop scope), limits
+//! and cancellation through the interrupt watch, statistics, and `--dump-smt` files.
+//!
+//! Every check runs under [`crate::interrupt::watch`] with a token that carries both the
+//! caller's cancellation and the query's own time limit, so no check outlives its
+//! deadline by more than the watcher's period. Z3's own `timeout` parameter is never
+//! used: Z3 4.8.12's timer is a process-wide pool behind one mutex and can deadlock as a
+//! check ends. Answers are typed ([`Sat`], [`Why`]); nothing downstream matches text.
+
+use crate::cancel::Cancel;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+use z3::ast::Bool;
+use z3::{SatResult, Solver};
+
+/// Why Z3 gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The caller's deadline (or the query's own limit) passed.
+    Timeout,
+    /// The caller's token was cancelled (portfolio race lost, Ctrl-C, fail-fast).
+    Cancelled,
+    /// Z3 reached the process's memory ceiling ([`set_memory_limit_mb`]).
+    MemoryOut,
+    /// Z3 answered unknown by itself (incompleteness, resource limit); Z3's own words.
+    Solver(String),
+}
+
+impl fmt::Display for Why {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Why::Timeout => write!(f, "the time limit was reached"),
+            Why::Cancelled => write!(f, "cancelled"),
+            Why::MemoryOut => write!(f, "Z3 ran out of memory (its memory ceiling was reached)"),
+            Why::Solver(why) => write!(f, "Z3 returned unknown ({why})"),
+        }
+    }
+}
+
+/// The outcome of one satisfiability check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sat {
+    Sat,
+    Unsat,
+    Unknown(Why),
+}
+
+impl Sat {
+    pub fn is_sat(&self) -> bool {
+        matches!(self, Sat::Sat)
+    }
+    pub fn is_unsat(&self) -> bool {
+        matches!(self, Sat::Unsat)
+    }
+}
+
+/// Default memory ceiling for Z3 when none was set: three quarters of physical memory.
+fn default_memory_mb() -> u64 {
+    // SAFETY: plain libc queries without pointers.
+    let (pages, size) =
+        unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    if pages <= 0 || size <= 0 {
+        return 8 * 1024;
+    }
+    (pages as u64).saturating_mul(size as u64) / (1024 * 1024) * 3 / 4
+}
+
+static MEMORY_LIMIT: OnceLock<u64> = OnceLock::new();
+
+/// The smallest ceiling accepted (MB).
+const MIN_MEMORY_MB: u64 = 64;
+
+/// Sets Z3's memory ceiling (MB), once per process; later calls are ignored. Call it
+/// before any other thread uses Z3 (the CLI does, first thing): Z3's global parameters
+/// are not safe to change while other threads run Z3. Past the ceiling Z3 stops the running call, and a check answers
+/// [`Why::MemoryOut`] instead of the process aborting. Z3 counts memory per process, so
+/// the ceiling bounds all tuples running at once together.
+pub fn set_memory_limit_mb(mb: u64) {
+    // Below a few dozen MB Z3 cannot even create a context, and the z3 crate panics
+    // where no engine can catch it (measured: 12 MB fails, 20 MB works).
+    let mb = mb.max(MIN_MEMORY_MB);
+    MEMORY_LIMIT.get_or_init(|| {
+        z3::set_global_param("memory_max_size", &mb.to_string());
+        mb
+    });
+}
+
+/// Installs the ceiling unless one was set: the
+/// `FOREX_Z3_MEMORY_MB` environment variable if it holds a number, otherwise three
+/// quarters of physical memory.
+pub fn ensure_memory_limit() {
+    if MEMORY_LIMIT.get().is_none() {
+        let from_env = std::env::var("FOREX_Z3_MEMORY_MB").ok().and_then(|v| v.trim().parse().ok());
+        set_memory_limit_mb(from_env.unwrap_or_else(default_memory_mb));
+    }
+}
+
+/// `--dump-smt`: every query of one engine run written as an SMT-LIB file.
+#[derive(Clone, Debug)]
+pub struct Dump {
+    dir: PathBuf,
+    prefix: String,
+    count: u64,
+}
+
+impl Dump {
+    /// Files `<dir>/<prefix>_<engine>_NNNNN.smt2` (the prefix is sanitised: tuple names
+    /// may hold characters that are awkward in file names).
+    pub fn new(dir: Option<&PathBuf>, prefix: &str, engine: &str) -> Option<Dump> {
+        let dir = dir?;
+        // A failure shows up again (and is ignored) when writing each query.
+        let _ = std::fs::create_dir_all(dir);
+        let clean: String = format!("{prefix}_{engine}")
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
+            .collect();
+        Some(Dump { dir: dir.clone(), prefix: clean, count: 0 })
+    }
+
+    /// Writes the solver's assertions plus `assumptions` and a `check-sat`. Z3 prints
+    /// shared subterms with `let`, so the file stays linear in the term DAG.
+    pub fn write(&mut self, solver: &Solver, assumptions: &[Bool]) {
+        self.count += 1;
+        let mut text = solver.to_smt2();
+        for a in assumptions {
+            let s = Solver::new();
+            s.assert(a);
+            text.push_str(&format!("; assumption\n{}", s.to_smt2()));
+        }
+        text.push_str("(check-sat)\n");
+        let path = self.dir.join(format!("{}_{:05}.smt2", self.prefix, self.count));
+        let _ = std::fs::write(path, text);
+    }
+}
+
+/// Checks `solver` (plus `assumptions`) within `limit` and `cancel`'s deadline, under
+/// the interrupt watch. The answer says why when there is none.
+pub fn check(
+    solver: &Solver,
+    assumptions: &[Bool],
+    cancel: &Cancel,
+    limit: Option<Duration>,
+) -> Sat {
+    if cancel.is_cancelled() {
+        return Sat::Unknown(stopped(cancel));
+    }
+    let limited = match limit {
+        Some(l) => cancel.with_timeout(l),
+        None => cancel.child(),
+    };
+    let r = {
+        let _watch = crate::interrupt::watch(&limited);
+        if assumptions.is_empty() {
+            solver.check()
+        } else {
+            solver.check_assumptions(assumptions)
+        }
+    };
+    match r {
+        SatResult::Sat => Sat::Sat,
+        SatResult::Unsat => Sat::Unsat,
+        SatResult::Unknown => {
+            let why = solver.get_reason_unknown().unwrap_or_else(|| "unknown".into());
+            if why.contains("memory") {
+                Sat::Unknown(Why::MemoryOut)
+            } else if cancel.is_cancelled() {
+                Sat::Unknown(stopped(cancel))
+            } else if limited.is_cancelled() {
+                Sat::Unknown(Why::Timeout)
+            } else {
+                Sat::Unknown(Why::Solver(why))
+            }
+        }
+    }
+}
+
+/// Why work under a cancelled token stopped.
+pub fn stopped(cancel: &Cancel) -> Why {
+    if cancel.timed_out() {
+        Why::Timeout
+    } else {
+        Why::Cancelled
+    }
+}
+
+/// Counters of one session.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Checks sent to Z3.
+    pub queries: u64,
+    /// Queries answered from a cache without Z3.
+    pub cache_hits: u64,
+}
+
+/// One engine run's access to Z3: a lazily made incremental solver, the run's token,
+/// statistics and the optional dump.
+pub struct Session {
+    solver: Option<Solver>,
+    cancel: Cancel,
+    dump: Option<Dump>,
+    pub stats: Stats,
+}
+
+impl Session {
+    pub fn new(cancel: &Cancel, dump: Option<Dump>) -> Session {
+        Session { solver: None, cancel: cancel.clone(), dump, stats: Stats::default() }
+    }
+
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
+    }
+
+    /// The session's solver (assertions added here persist until popped).
+    pub fn solver(&mut self) -> &Solver {
+        self.solver.get_or_insert_with(Solver::new)
+    }
+
+    /// Checks the session solver plus `assumptions` within `limit`.
+    pub fn check(&mut self, assumptions: &[Bool], limit: Option<Duration>) -> Sat {
+        let solver = self.solver.get_or_insert_with(Solver::new);
+        self.stats.queries += 1;
+        if let Some(d) = &mut self.dump {
+            d.write(solver, assumptions);
+        }
+        check(solver, assumptions, &self.cancel, limit)
+    }
+
+    /// Checks `phi` alone in its own scope of the session solver.
+    pub fn check_scoped(&mut self, phi: &Bool, limit: Option<Duration>) -> Sat {
+        self.solver().push();
+        self.solver().assert(phi);
+        let r = self.check(&[], limit);
+        self.solver().pop(1);
+        r
+    }
+
+    /// Checks another solver (e.g. one built from a tactic) with this session's token,
+    /// counters and dump.
+    pub fn check_other(&mut self, solver: &Solver, limit: Option<Duration>) -> Sat {
+        self.stats.queries += 1;
+        if let Some(d) = &mut self.dump {
+            d.write(solver, &[]);
+        }
+        check(solver, &[], &self.cancel, limit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::Int;
+
+    #[test]
+    fn answers_are_typed() {
+        let mut s = Session::new(&Cancel::new(), None);
+        let x = Int::new_const("x");
+        assert_eq!(s.check_scoped(&x.gt(Int::from_i64(0)), None), Sat::Sat);
+        let contradiction = Bool::and(&[x.gt(Int::from_i64(0)), x.lt(Int::from_i64(0))]);
+        assert_eq!(s.check_scoped(&contradiction, None), Sat::Unsat);
+        assert_eq!(s.stats.queries, 2);
+    }
+
+    #[test]
+    fn a_passed_deadline_is_a_timeout_and_a_cancel_is_a_cancel() {
+        let x = Int::new_const("x");
+        let mut s = Session::new(&Cancel::new().with_timeout(Duration::ZERO), None);
+        assert_eq!(s.check_scoped(&x.gt(Int::from_i64(0)), None), Sat::Unknown(Why::Timeout));
+        let c = Cancel::new();
+        c.cancel();
+        let mut s = Session::new(&c, None);
+        assert_eq!(s.check_scoped(&x.gt(Int::from_i64(0)), None), Sat::Unknown(Why::Cancelled));
+    }
+
+    #[test]
+    fn dumps_each_check() {
+        let dir = std::env::temp_dir().join(format!("forex-session-dump-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut s = Session::new(&Cancel::new(), Dump::new(Some(&dir), "t/1", "refute"));
+        let x = Int::new_const("x");
+        s.check_scoped(&x.gt(Int::from_i64(0)), None);
+        let files: Vec<_> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(files.len(), 1);
+        assert_eq!(files[0].to_str(), Some("t_1_refute_00001.smt2"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

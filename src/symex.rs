@@ -1,0 +1,408 @@
+//! Bounded symbolic execution of tuple copies: engine-neutral machinery shared by the
+//! refuter (∀ and ∃ sides), the ∃-run check and hypertesting (through it). Its checks go
+//! through [`crate::smt::session::check`], so they honour the caller's token and limits.
+//!
+//! The copies given to [`explore`] run one after the other over a single symbolic state
+//! (their variables are distinct), so the paths of the sequence are exactly the product
+//! of the copies' paths. Every loop visit is unrolled at most `bound` times; a path on
+//! which a loop could run once more ends as [`End::Exceeded`] with the condition for
+//! that. Infeasible branches are pruned with the caller's solver, which holds whatever
+//! the caller assumes (e.g. `pre` and the ∀ path condition) in its assertion stack;
+//! only an `unsat` answer prunes, so pruning never drops a real path.
+
+use crate::cancel::Cancel;
+use crate::ir::{Loc, Quantifier, Stmt, Tuple, Type, VarId};
+use crate::smt::encode::{encode, encode_bool, fresh};
+use crate::smt::session::{self, Dump, Sat};
+use std::time::Duration;
+use z3::ast::{Array, Ast, Bool, Dynamic};
+use z3::{SatResult, Solver};
+
+/// A symbolic state: the current term of every tuple variable.
+pub type Env = im::HashMap<VarId, Dynamic>;
+
+/// A nondeterministic choice of a ∀ copy along a path.
+#[derive(Clone, Debug)]
+pub enum SymChoice {
+    /// `x = *`: the fresh constant standing for the chosen value.
+    Value(Dynamic, Type),
+    /// `if (*)`: the branch taken.
+    Branch(bool),
+}
+
+/// One symbolic path (so far).
+#[derive(Clone, Debug, Default)]
+pub struct Path {
+    pub env: Env,
+    /// Path condition, as conjuncts (also asserted on the solver while exploring).
+    pub pc: Vec<Bool>,
+    /// ∀ copies' choices in execution order, tagged with the copy index.
+    pub choices: Vec<(usize, SymChoice)>,
+    /// Fresh constants of ∃-copy choices on this path (existentially quantified by users).
+    pub exists_fresh: Vec<Dynamic>,
+}
+
+/// How a path ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// Every copy ran to its end.
+    Finished,
+    /// The loop at `loc` of copy `copy` could run a `bound + 1`-th iteration.
+    Exceeded { copy: usize, loc: Loc },
+}
+
+/// Whether to keep exploring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// Exploration context: the solver used for pruning, limits and counters.
+pub struct Ctx<'s> {
+    pub solver: &'s Solver,
+    pub cancel: &'s Cancel,
+    /// Largest number of iterations per loop visit.
+    pub bound: u32,
+    /// Time limit of one SMT check (also bounded by the cancel token's deadline).
+    pub query_limit: Duration,
+    /// Largest number of path ends (∀ and ∃) one exploration may reach.
+    pub max_paths: u64,
+    /// `--dump-smt`: where each check is written.
+    pub dump: Option<Dump>,
+    /// SMT checks issued.
+    pub queries: u64,
+    /// Path ends reached.
+    pub paths: u64,
+    /// Set when exploration stopped because `cancel` fired.
+    pub cancelled: bool,
+    /// Set when exploration stopped because `max_paths` was reached.
+    pub too_many_paths: bool,
+}
+
+/// The limits of one exploration, given by the engine's options (no defaults here, so
+/// the engines' options are the one place they are set).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Time limit of one SMT check.
+    pub query_limit: Duration,
+    /// Largest number of path ends one exploration may reach.
+    pub max_paths: u64,
+}
+
+impl<'s> Ctx<'s> {
+    pub fn new(solver: &'s Solver, cancel: &'s Cancel, bound: u32, limits: Limits) -> Self {
+        Ctx {
+            solver,
+            cancel,
+            bound,
+            query_limit: limits.query_limit,
+            max_paths: limits.max_paths,
+            dump: None,
+            queries: 0,
+            paths: 0,
+            cancelled: false,
+            too_many_paths: false,
+        }
+    }
+
+    /// Whether exploration must stop now (cancelled or out of path budget).
+    pub fn stopped(&mut self) -> bool {
+        if self.cancel.is_cancelled() {
+            self.cancelled = true;
+        }
+        self.cancelled || self.too_many_paths
+    }
+
+    /// Checks the solver's assertions plus `extra`, within `query_limit` and the cancel
+    /// token's deadline. A timeout is `Unknown`, never an answer.
+    pub fn check(&mut self, extra: &[Bool]) -> SatResult {
+        if self.stopped() {
+            return SatResult::Unknown;
+        }
+        self.queries += 1;
+        if let Some(d) = &mut self.dump {
+            d.write(self.solver, extra);
+        }
+        let r = session::check(self.solver, extra, self.cancel, Some(self.query_limit));
+        if let Sat::Unknown(session::Why::MemoryOut) = r {
+            // Out of memory: stop exploring, as for a cancel (the round reports unknown).
+            self.cancelled = true;
+        }
+        if matches!(r, Sat::Unknown(_)) && self.cancel.is_cancelled() {
+            self.cancelled = true;
+        }
+        match r {
+            Sat::Sat => SatResult::Sat,
+            Sat::Unsat => SatResult::Unsat,
+            Sat::Unknown(_) => SatResult::Unknown,
+        }
+    }
+
+    /// Counts a path end; `false` when the path budget is used up.
+    fn count_path(&mut self) -> bool {
+        self.paths += 1;
+        if self.paths > self.max_paths {
+            self.too_many_paths = true;
+        }
+        !self.too_many_paths
+    }
+}
+
+/// Conjunction of `parts`.
+pub fn and_all(parts: &[Bool]) -> Bool {
+    match parts.len() {
+        0 => Bool::from_bool(true),
+        1 => parts[0].clone(),
+        _ => Bool::and(parts),
+    }
+}
+
+/// `∃ vars. body` (no quantifier when `vars` is empty).
+pub fn exists_over(vars: &[Dynamic], body: &Bool) -> Bool {
+    let bounds: Vec<&dyn Ast> = vars.iter().map(|v| v as &dyn Ast).collect();
+    z3::ast::exists_const(&bounds, &[], body)
+}
+
+#[derive(Clone, Copy)]
+enum Work<'a> {
+    Stmt(&'a Stmt, usize),
+    /// A `while` about to test its guard for the `iter + 1`-th time in this visit.
+    Loop(&'a Stmt, u32, usize),
+}
+
+/// Explores all paths of `copies` (run in this order) from `start`, calling `on_end` at
+/// each path end with the path and how it ended. Returns `Flow::Stop` when `on_end`
+/// asked to stop or the context was cancelled.
+pub fn explore<'a>(
+    ctx: &mut Ctx,
+    tuple: &'a Tuple,
+    copies: &[usize],
+    start: Path,
+    on_end: &mut dyn FnMut(&mut Ctx, &Path, End) -> Flow,
+) -> Flow {
+    let mut work = Vec::new();
+    for &c in copies.iter().rev() {
+        push_block(&mut work, &tuple.copies[c].body, c);
+    }
+    run(ctx, tuple, work, start, on_end)
+}
+
+fn push_block<'a>(work: &mut Vec<Work<'a>>, block: &'a [Stmt], copy: usize) {
+    for s in block.iter().rev() {
+        work.push(Work::Stmt(s, copy));
+    }
+}
+
+fn lookup(env: &Env) -> impl Fn(VarId) -> Dynamic + '_ {
+    move |v| env.get(&v).cloned().expect("symbolic state holds every tuple variable")
+}
+
+/// Runs `work` from `path` until the path ends or splits; splits recurse. Conditions
+/// this path assumes are pushed on the solver and popped again before returning.
+fn run<'a>(
+    ctx: &mut Ctx,
+    tuple: &'a Tuple,
+    work: Vec<Work<'a>>,
+    path: Path,
+    on_end: &mut dyn FnMut(&mut Ctx, &Path, End) -> Flow,
+) -> Flow {
+    let mut pushes = 0;
+    let flow = run_scoped(ctx, tuple, work, path, on_end, &mut pushes);
+    if pushes > 0 {
+        ctx.solver.pop(pushes);
+    }
+    flow
+}
+
+fn run_scoped<'a>(
+    ctx: &mut Ctx,
+    tuple: &'a Tuple,
+    mut work: Vec<Work<'a>>,
+    mut path: Path,
+    on_end: &mut dyn FnMut(&mut Ctx, &Path, End) -> Flow,
+    pushes: &mut u32,
+) -> Flow {
+    loop {
+        if ctx.stopped() {
+            return Flow::Stop;
+        }
+        let Some(item) = work.pop() else {
+            if !ctx.count_path() {
+                return Flow::Stop;
+            }
+            return on_end(ctx, &path, End::Finished);
+        };
+        let (stmt, copy) = match item {
+            Work::Stmt(s, c) => (s, c),
+            Work::Loop(s, iter, c) => {
+                let Stmt::While { cond, body, loc, .. } = s else { unreachable!() };
+                let c_term = encode_bool(cond, &lookup(&path.env)).simplify();
+                let known = c_term.as_bool();
+                if known == Some(false) {
+                    continue;
+                }
+                if known == Some(true) && iter < ctx.bound {
+                    // A decided guard: iterate in place instead of recursing.
+                    work.push(Work::Loop(s, iter + 1, c));
+                    push_block(&mut work, body, c);
+                    continue;
+                }
+                if iter >= ctx.bound {
+                    // One more iteration is possible here: report it, then continue with
+                    // the exit branch.
+                    let flow = branch(ctx, &path, &c_term, |ctx, p| {
+                        if !ctx.count_path() {
+                            return Flow::Stop;
+                        }
+                        on_end(ctx, p, End::Exceeded { copy: c, loc: *loc })
+                    });
+                    if flow == Flow::Stop {
+                        return Flow::Stop;
+                    }
+                    match assume(ctx, &mut path, pushes, c_term.not()) {
+                        Some(true) => continue,
+                        _ => return Flow::Continue,
+                    }
+                }
+                let mut body_work = work.clone();
+                body_work.push(Work::Loop(s, iter + 1, c));
+                push_block(&mut body_work, body, c);
+                let flow = split(ctx, tuple, &path, &c_term, body_work, on_end);
+                if flow == Flow::Stop {
+                    return Flow::Stop;
+                }
+                match assume(ctx, &mut path, pushes, c_term.not()) {
+                    Some(true) => continue,
+                    _ => return Flow::Continue,
+                }
+            }
+        };
+        let exists_side = tuple.copies[copy].quantifier == Quantifier::Exists;
+        match stmt {
+            Stmt::Skip | Stmt::Observe { .. } => {}
+            Stmt::Assign { var, value, .. } => {
+                let t = encode(value, &lookup(&path.env)).simplify();
+                path.env.insert(*var, t);
+            }
+            Stmt::Store { array, index, value, .. } => {
+                let stored: Dynamic = {
+                    let l = lookup(&path.env);
+                    let i = encode(index, &l);
+                    let v = encode(value, &l);
+                    let a: Array = l(*array).as_array().expect("checked IR: array store");
+                    a.store(&i, &v).into()
+                };
+                path.env.insert(*array, stored);
+            }
+            Stmt::Havoc { var, .. } => {
+                let ty = tuple.var(*var).ty.clone();
+                let name = format!("{}!", tuple.var_display(*var));
+                let c = fresh(&name, &ty);
+                if exists_side {
+                    path.exists_fresh.push(c.clone());
+                } else {
+                    path.choices.push((copy, SymChoice::Value(c.clone(), ty)));
+                }
+                path.env.insert(*var, c);
+            }
+            Stmt::Assume { cond, .. } => {
+                let c = encode_bool(cond, &lookup(&path.env)).simplify();
+                match assume(ctx, &mut path, pushes, c) {
+                    Some(true) => {}
+                    _ => return Flow::Continue,
+                }
+            }
+            Stmt::If { cond, then_branch, else_branch, .. } => {
+                let c = encode_bool(cond, &lookup(&path.env)).simplify();
+                if let Some(b) = c.as_bool() {
+                    push_block(&mut work, if b { then_branch } else { else_branch }, copy);
+                    continue;
+                }
+                let mut then_work = work.clone();
+                push_block(&mut then_work, then_branch, copy);
+                if split(ctx, tuple, &path, &c, then_work, on_end) == Flow::Stop {
+                    return Flow::Stop;
+                }
+                match assume(ctx, &mut path, pushes, c.not()) {
+                    Some(true) => push_block(&mut work, else_branch, copy),
+                    _ => return Flow::Continue,
+                }
+            }
+            Stmt::IfStar { then_branch, else_branch, .. } => {
+                let mut then_work = work.clone();
+                push_block(&mut then_work, then_branch, copy);
+                let mut then_path = path.clone();
+                if !exists_side {
+                    then_path.choices.push((copy, SymChoice::Branch(true)));
+                    path.choices.push((copy, SymChoice::Branch(false)));
+                }
+                let flow = stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+                    run(ctx, tuple, then_work, then_path, on_end)
+                });
+                if flow == Flow::Stop {
+                    return Flow::Stop;
+                }
+                push_block(&mut work, else_branch, copy);
+            }
+            Stmt::While { .. } => work.push(Work::Loop(stmt, 0, copy)),
+        }
+    }
+}
+
+/// Explores `work` under the extra condition `c` (when feasible), on a copy of `path`.
+fn split<'a>(
+    ctx: &mut Ctx,
+    tuple: &'a Tuple,
+    path: &Path,
+    c: &Bool,
+    work: Vec<Work<'a>>,
+    on_end: &mut dyn FnMut(&mut Ctx, &Path, End) -> Flow,
+) -> Flow {
+    branch(ctx, path, c, |ctx, p| {
+        let p = p.clone();
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || run(ctx, tuple, work, p, on_end))
+    })
+}
+
+/// Calls `k` with `path ∧ c` asserted, unless that is infeasible.
+fn branch(ctx: &mut Ctx, path: &Path, c: &Bool, k: impl FnOnce(&mut Ctx, &Path) -> Flow) -> Flow {
+    match c.as_bool() {
+        Some(false) => Flow::Continue,
+        Some(true) => k(ctx, path),
+        None => {
+            ctx.solver.push();
+            ctx.solver.assert(c);
+            let flow = if ctx.check(&[]) == SatResult::Unsat {
+                Flow::Continue
+            } else if ctx.stopped() {
+                Flow::Stop
+            } else {
+                let mut p = path.clone();
+                p.pc.push(c.clone());
+                k(ctx, &p)
+            };
+            ctx.solver.pop(1);
+            flow
+        }
+    }
+}
+
+/// Adds `c` to the path, asserting it on the solver until `run` returns (counted in
+/// `pushes`). `Some(true)`: the path continues; otherwise it is infeasible or cancelled.
+fn assume(ctx: &mut Ctx, path: &mut Path, pushes: &mut u32, c: Bool) -> Option<bool> {
+    match c.as_bool() {
+        Some(b) => Some(b),
+        None => {
+            ctx.solver.push();
+            ctx.solver.assert(&c);
+            path.pc.push(c);
+            *pushes += 1;
+            let r = ctx.check(&[]);
+            if ctx.stopped() {
+                return None;
+            }
+            Some(r != SatResult::Unsat)
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! The `forex` binary: subcommands, exit codes, reports.
+
+mod check;
+mod editor;
+mod prove;
+mod refute;
+mod report_snapshots;
+mod run_test;

@@ -1,0 +1,12 @@
+//! The engines (prover, refuter, hypertesting, portfolio) called as a library.
+
+mod examples;
+mod hypertest_examples;
+mod lang_features;
+mod limits;
+mod prove_examples;
+mod prove_fe;
+mod prove_loops;
+mod refute_examples;
+mod refute_random;
+mod soundness_audit;

@@ -1,0 +1,8 @@
+//! The front end: parsing and checking `.fe` and ForEx input, diagnostics, the IR.
+
+mod check_valid;
+mod diagnostics;
+mod fe_roundtrip;
+mod fuzz;
+mod ir_invariants;
+mod lang_diagnostics;

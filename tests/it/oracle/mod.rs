@@ -1,0 +1,8 @@
+//! The brute-force oracle and random tuples: the oracle's answers, the generator, and
+//! differential soundness hunts of the engines against the oracle.
+
+mod answers;
+mod differential;
+mod generator;
+mod hypertest_differential;
+mod semantics;

@@ -1,0 +1,4 @@
+//! Reactive programs and temporal tuples: syntax, the hyena0 reader, refutation and testing.
+
+mod front;
+mod refute;
