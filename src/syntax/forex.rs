@@ -70,7 +70,7 @@ pub fn file(b: &mut Builder, p: &Pair<Rule>, stem: &str) -> File {
             b.diags.push(
                 Diagnostic::new(format!("unknown section `[{found}]`"), header)
                     .with_label("not a ForEx section")
-                    .with_hint(match crate::check::suggest(&found, SECTIONS.iter().copied()) {
+                    .with_hint(match crate::diag::suggest(&found, SECTIONS.iter().copied()) {
                         Some(s) => format!("did you mean `[{s}]`? write `[{s}]` instead"),
                         None => format!(
                             "the sections are {}",
@@ -167,7 +167,7 @@ pub fn unknown_sections(src: &str) -> (Option<String>, Vec<Diagnostic>) {
         });
         if let Some(name) = unknown {
             let at = start + line.find('[').unwrap_or(0);
-            let hint = match crate::check::suggest(name, SECTIONS.iter().copied()) {
+            let hint = match crate::diag::suggest(name, SECTIONS.iter().copied()) {
                 Some(s) => format!("did you mean `[{s}]`? write `[{s}]` instead"),
                 None => {
                     format!("the sections are {}", SECTIONS.map(|s| format!("[{s}]")).join(", "))

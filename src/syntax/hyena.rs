@@ -395,7 +395,7 @@ impl Reader<'_> {
     }
 
     fn unknown_var<'a>(&mut self, x: &str, sp: Span, known: impl Iterator<Item = &'a str>) {
-        let hint = match crate::check::suggest(x, known) {
+        let hint = match crate::diag::suggest(x, known) {
             Some(s) => format!("did you mean `{s}`? or declare it first with `(let {x} int …)`"),
             None => format!("declare it first with `(let {x} int …)`"),
         };
@@ -511,7 +511,7 @@ impl Reader<'_> {
                     return None;
                 };
                 if !copies.iter().any(|(c, _)| c == t) {
-                    let hint = crate::check::suggest(t, copies.iter().map(|c| c.0.as_str()))
+                    let hint = crate::diag::suggest(t, copies.iter().map(|c| c.0.as_str()))
                         .map(|s| format!("did you mean `{s}`?"))
                         .unwrap_or_else(|| "name a trace of a `(traces …)` list".into());
                     self.diags.push(

@@ -212,6 +212,7 @@ fn json_fields_and_summary() {
         "time_ms",
         "reason",
         "reason_kind",
+        "expected",
         "counterexample",
         "proof",
     ];

@@ -48,7 +48,10 @@ tuple od {{
     );
     match verdict(&src) {
         Verdict::Unknown { reason } => {
-            assert!(reason.to_string().contains("no violation with up to 3 observations"), "{reason}")
+            assert!(
+                reason.to_string().contains("no violation with up to 3 observations"),
+                "{reason}"
+            )
         }
         v => panic!("expected unknown, got {v:?}"),
     }
@@ -139,7 +142,9 @@ tuple od {{
 }}"
     );
     match test_verdict(&od) {
-        Verdict::Unknown { reason } => assert!(reason.to_string().contains("no violation found"), "{reason}"),
+        Verdict::Unknown { reason } => {
+            assert!(reason.to_string().contains("no violation found"), "{reason}")
+        }
         v => panic!("expected unknown, got {v:?}"),
     }
 }
