@@ -119,6 +119,9 @@ fn notice_interrupt(root: &Cancel, stopped: &mut Option<(Stop, Instant)>, progre
     }
 }
 
+/// A tuple still to decide: its file, the tuple, and the outcome its file expects.
+type Pending = (String, Arc<Tuple>, Option<crate::ir::ExpectedOutcome>);
+
 /// Decides every `Todo` entry with `decide` and returns the report in entry order.
 /// `root` is the batch's token: cancelling it (Ctrl-C) stops the batch; the tuples that
 /// finished are reported, the others listed as not finished.
@@ -126,8 +129,7 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     let start = Instant::now();
     let n = entries.len();
     let mut results: Vec<Option<TupleResult>> = Vec::with_capacity(n);
-    let mut todo: Vec<Option<(String, Arc<Tuple>, Option<crate::ir::ExpectedOutcome>)>> =
-        Vec::with_capacity(n);
+    let mut todo: Vec<Option<Pending>> = Vec::with_capacity(n);
     for e in entries {
         match e {
             Entry::Done(r) => {
