@@ -8,6 +8,8 @@
 //! the query before it. A `(nondet …)` inside a larger expression becomes a fresh
 //! variable `nondet@LINE:COL` chosen (and bounded by `assume`) just before its statement.
 
+mod sexp;
+
 use super::ast::{
     BodyItem, CopyDecl, Decl, Expr, ExprKind, File, Ident, Program, Span, Stmt, StmtKind, Tuple,
     Ty, TyKind,
@@ -15,6 +17,7 @@ use super::ast::{
 use crate::diag::{Diagnostic, LineIndex};
 use crate::ir::{BinOp, ExpectedOutcome, Quantifier, UnOp};
 use num_bigint::BigInt;
+use sexp::{is_delim, read, Sx};
 use std::collections::HashMap;
 
 /// Does `src` start (after blanks and `;` comments) with a hyena0 top-level form?
@@ -26,86 +29,6 @@ pub fn looks_like_hyena(src: &str) -> bool {
     let Some(r) = rest.strip_prefix('(') else { return false };
     let head: String = r.trim_start().chars().take_while(|c| !is_delim(*c)).collect();
     matches!(head.as_str(), "define-program" | "strategy" | "find-counterexample")
-}
-
-fn is_delim(c: char) -> bool {
-    c.is_whitespace() || c == '(' || c == ')' || c == ';'
-}
-
-#[derive(Clone, Debug)]
-enum Sx {
-    Atom(String, Span),
-    List(Vec<Sx>, Span),
-}
-
-impl Sx {
-    fn span(&self) -> Span {
-        match self {
-            Sx::Atom(_, s) | Sx::List(_, s) => s.clone(),
-        }
-    }
-    fn atom(&self) -> Option<&str> {
-        match self {
-            Sx::Atom(a, _) => Some(a),
-            Sx::List(..) => None,
-        }
-    }
-    /// The head word of a list `(head …)` and its items after the head.
-    fn form(&self) -> Option<(&str, &[Sx])> {
-        match self {
-            Sx::List(items, _) => {
-                let head = items.first()?.atom()?;
-                Some((head, &items[1..]))
-            }
-            Sx::Atom(..) => None,
-        }
-    }
-}
-
-/// Reads every top-level s-expression; the first unbalanced parenthesis is an error.
-fn read(src: &str) -> Result<Vec<Sx>, Diagnostic> {
-    let mut stack: Vec<(usize, Vec<Sx>)> = vec![(0, Vec::new())];
-    let mut chars = src.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            ';' => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
-            '(' => {
-                if stack.len() > crate::ir::MAX_DEPTH {
-                    return Err(Diagnostic::new("the input is nested too deeply", i..i + 1)
-                        .with_label("too deep"));
-                }
-                stack.push((i, Vec::new()));
-            }
-            ')' => {
-                if stack.len() == 1 {
-                    return Err(Diagnostic::new("unexpected `)`", i..i + 1)
-                        .with_label("no `(` to close")
-                        .with_hint("remove it, or add the missing `(`"));
-                }
-                let (start, items) = stack.pop().unwrap_or_default();
-                if let Some(top) = stack.last_mut() {
-                    top.1.push(Sx::List(items, start..i + 1));
-                }
-            }
-            c if c.is_whitespace() => {}
-            _ => {
-                let mut end = i + c.len_utf8();
-                while let Some((j, d)) = chars.next_if(|(_, d)| !is_delim(*d)) {
-                    end = j + d.len_utf8();
-                }
-                if let Some(top) = stack.last_mut() {
-                    top.1.push(Sx::Atom(src[i..end].to_string(), i..end));
-                }
-            }
-        }
-    }
-    if stack.len() > 1 {
-        let (start, _) = stack.pop().unwrap_or_default();
-        return Err(Diagnostic::new("this `(` is never closed", start..start + 1)
-            .with_label("unclosed")
-            .with_hint("add the missing `)`"));
-    }
-    Ok(stack.pop().map(|s| s.1).unwrap_or_default())
 }
 
 /// Parses a hyena0 file. `stem` names its tuples (`STEM`, or `STEM_1`, `STEM_2`, … when
