@@ -69,13 +69,7 @@ impl Checker<'_> {
                 };
                 let Some(i) = i else { return };
                 let Type::Array(elem) = &ty else {
-                    self.fail::<()>(
-                        Diagnostic::new(
-                            format!("`{}` is not an array (it is {ty})", target.name),
-                            target.span.clone(),
-                        )
-                        .with_label(format!("this is {ty}")),
-                    );
+                    self.fail::<()>(not_an_array(target, &ty));
                     return;
                 };
                 if self.expect(&i, &index.span, &Type::Int, "an array index").is_none() {
@@ -158,13 +152,7 @@ impl Checker<'_> {
         };
         let (Some(i), Some(j), Some(v)) = (i, j, v) else { return };
         let Type::Array(row_ty) = &ty else {
-            self.fail::<()>(
-                Diagnostic::new(
-                    format!("`{}` is not an array (it is {ty})", target.name),
-                    target.span.clone(),
-                )
-                .with_label(format!("this is {ty}")),
-            );
+            self.fail::<()>(not_an_array(target, &ty));
             return;
         };
         let Type::Array(elem) = row_ty.as_ref() else {

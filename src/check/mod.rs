@@ -129,6 +129,12 @@ pub fn check(
     (module, c.diags)
 }
 
+/// The error for a store into `target`, which is a `ty`, not an array.
+fn not_an_array(target: &ast::Ident, ty: &Type) -> Diagnostic {
+    Diagnostic::new(format!("`{}` is not an array (it is {ty})", target.name), target.span.clone())
+        .with_label(format!("this is {ty}"))
+}
+
 /// `if c1 {b1} else if c2 {b2} … else {e}` over `arms` (at least one), nested
 /// log₂(arms) deep.
 fn balanced_chain(arms: &[(ir::Expr, Vec<Stmt>, Loc)], else_branch: Vec<Stmt>) -> Stmt {
@@ -361,14 +367,9 @@ impl Checker<'_> {
                     self.program_var(table, s.span.start + 1, &target.name, &target.span, "int[]")?;
                 let (i, v) = (i?, v?);
                 let Type::Array(elem) = &ty else {
-                    return self.fail(
-                        Diagnostic::new(
-                            format!("`{}` is not an array (it is {ty})", target.name),
-                            target.span.clone(),
-                        )
-                        .with_label(format!("this is {ty}"))
-                        .with_hint("only arrays (`int[] a;`) can be stored into with `a[i] = e;`"),
-                    );
+                    return self.fail(not_an_array(target, &ty).with_hint(
+                        "only arrays (`int[] a;`) can be stored into with `a[i] = e;`",
+                    ));
                 };
                 self.expect(&i, &index.span, &Type::Int, "an array index")?;
                 if &v.ty != elem.as_ref() {

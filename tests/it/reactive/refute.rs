@@ -34,9 +34,9 @@ program ticker {
 }
 ";
 
-#[test]
-fn observational_determinism_up_to_the_bound_is_unknown_not_violated() {
-    let src = format!(
+/// Observational determinism of `counter` (valid up to every bound): never violated.
+fn od_tuple() -> String {
+    format!(
         "{COUNTER}
 tuple od {{
   forall a: counter, b: counter;
@@ -45,7 +45,12 @@ tuple od {{
   always a.y == c.y || b.y == c.y;
   observations 3;
 }}"
-    );
+    )
+}
+
+#[test]
+fn observational_determinism_up_to_the_bound_is_unknown_not_violated() {
+    let src = od_tuple();
     match verdict(&src) {
         Verdict::Unknown { reason } => {
             assert!(
@@ -131,16 +136,7 @@ tuple refines {{
         panic!("expected violated")
     };
     assert!(counterexample.observations.expect("observation trace").failing_index >= 2);
-    let od = format!(
-        "{COUNTER}
-tuple od {{
-  forall a: counter, b: counter;
-  exists c: counter;
-  pre    a.x == c.x;
-  always a.y == c.y || b.y == c.y;
-  observations 3;
-}}"
-    );
+    let od = od_tuple();
     match test_verdict(&od) {
         Verdict::Unknown { reason } => {
             assert!(reason.to_string().contains("no violation found"), "{reason}")
