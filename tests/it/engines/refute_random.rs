@@ -28,7 +28,7 @@ fn check(cfg: GenConfig, n: usize, seed: u8, require_complete: bool) -> Tally {
     for t in sample(&tuples(cfg), n, seed) {
         let Some(answer) = decide(&t) else { continue };
         let start = Instant::now();
-        let out = refute(&t, &RefuteOptions::default(), &Cancel::new().with_timeout(LIMIT));
+        let out = refute(&t, &RefuteOptions::bounded(8), &Cancel::new().with_timeout(LIMIT));
         let took = start.elapsed();
         match (&out.verdict, &answer) {
             (Verdict::Violated { .. }, Answer::Valid) => {
