@@ -278,6 +278,17 @@ fn run_scoped<'a>(
                 }
                 let summarise =
                     ctx.summarise_exists && tuple.copies[c].quantifier == Quantifier::Exists;
+                // The solver refuted the exit: unless the path itself is infeasible (an
+                // unsatisfiable `pre`: then it refutes everything), the body must run.
+                if !may_exit
+                    && c_term.as_bool().is_none()
+                    && ctx.check(std::slice::from_ref(&c_term)) == SatResult::Unsat
+                {
+                    return Flow::Continue;
+                }
+                if ctx.stopped() {
+                    return Flow::Stop;
+                }
                 if !may_exit {
                     if forced < ctx.bound.saturating_mul(FORCED_PER_BOUND) {
                         work.push(Work::Loop { stmt: s, iter, forced: forced + 1, copy: c });

@@ -353,3 +353,27 @@ fn purely_existential_tuples_are_refuted_by_initial_values() {
     assert_ne!(cex.copies[0].initial["x"], Value::int(1));
     assert!(cex.copies[0].choices.is_empty() && cex.copies[0].final_state.is_none());
 }
+
+/// With an unsatisfiable `pre`, the solver refutes every loop exit; the loop must not be
+/// stepped as if forced (its terms would grow at every step): the path is infeasible.
+#[test]
+fn unsatisfiable_pre_is_verified_without_stepping_loops() {
+    let p = P::new("p", &[("x", Type::Int), ("y", Type::Int)]);
+    let body = vec![while_(
+        bin(BinOp::Gt, p.v("y"), Expr::int(0)),
+        vec![
+            p.assign("x", bin(BinOp::Add, p.v("x"), p.v("x"))),
+            p.assign("y", bin(BinOp::Sub, p.v("y"), Expr::int(1))),
+        ],
+    )];
+    let p = p.body(body);
+    // `a.x < a.x`: not folded to false by the simplifier, refuted by the solver.
+    let t = tuple(
+        &[("a", &p, Forall), ("b", &p, Exists)],
+        |v| bin(BinOp::Lt, v("a", "x"), v("a", "x")),
+        |v| eq(v("a", "x"), v("b", "y")),
+    );
+    let out = refute(&t, &opts(), &Cancel::new());
+    assert!(matches!(out.verdict, Verdict::Verified { .. }), "{:?}", out.verdict);
+    assert!(out.stats.queries < 50, "{:?}", out.stats);
+}
