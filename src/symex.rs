@@ -9,11 +9,23 @@
 //! that. Infeasible branches are pruned with the caller's solver, which holds whatever
 //! the caller assumes (e.g. `pre` and the ∀ path condition) in its assertion stack;
 //! only an `unsat` answer prunes, so pruning never drops a real path.
+//!
+//! Two refinements keep deep loops cheap and ∃ loops useful:
+//! - an iteration whose exit is impossible (guard simplifies to true, or its negation is
+//!   unsat on the path) is *forced*: it is stepped in place without branching and counts
+//!   against a budget of [`FORCED_PER_BOUND`] × `bound` instead of `bound`, so loops whose
+//!   count is fixed by concrete values run to the end at small bounds;
+//! - with [`Ctx::summarise_exists`], an ∃ loop that could run past the bound continues
+//!   through a *summary* (the loop's modified variables havocked, interval facts proved
+//!   inductive by SMT, the guard false) instead of ending as [`End::Exceeded`]; such
+//!   paths are marked [`Path::approximate`]: they over-approximate the real runs, so they
+//!   may show that no ∃ run matches, never that one does.
 
 use crate::cancel::Cancel;
 use crate::ir::{Loc, Quantifier, Stmt, Tuple, Type, VarId};
 use crate::smt::encode::{encode, encode_bool, fresh};
 use crate::smt::session::{self, Dump, Sat};
+use std::collections::BTreeSet;
 use std::time::Duration;
 use z3::ast::{Array, Ast, Bool, Dynamic};
 use z3::{SatResult, Solver};
@@ -40,7 +52,13 @@ pub struct Path {
     pub choices: Vec<(usize, SymChoice)>,
     /// Fresh constants of ∃-copy choices on this path (existentially quantified by users).
     pub exists_fresh: Vec<Dynamic>,
+    /// Some ∃ loop on this path went through a summary: the path stands for a superset
+    /// of real runs (sound for "no run matches", never evidence that one does).
+    pub approximate: bool,
 }
+
+/// Forced iterations (no exit possible) allowed per loop visit, per unit of bound.
+pub const FORCED_PER_BOUND: u32 = 1024;
 
 /// How a path ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +96,8 @@ pub struct Ctx<'s> {
     pub cancelled: bool,
     /// Set when exploration stopped because `max_paths` was reached.
     pub too_many_paths: bool,
+    /// ∃ loops past the bound continue through a summary instead of ending the path.
+    pub summarise_exists: bool,
 }
 
 /// The limits of one exploration, given by the engine's options (no defaults here, so
@@ -103,6 +123,7 @@ impl<'s> Ctx<'s> {
             paths: 0,
             cancelled: false,
             too_many_paths: false,
+            summarise_exists: false,
         }
     }
 
@@ -167,8 +188,14 @@ pub fn exists_over(vars: &[Dynamic], body: &Bool) -> Bool {
 #[derive(Clone, Copy)]
 enum Work<'a> {
     Stmt(&'a Stmt, usize),
-    /// A `while` about to test its guard for the `iter + 1`-th time in this visit.
-    Loop(&'a Stmt, u32, usize),
+    /// A `while` about to test its guard again in this visit, after `iter` branching and
+    /// `forced` forced iterations.
+    Loop {
+        stmt: &'a Stmt,
+        iter: u32,
+        forced: u32,
+        copy: usize,
+    },
 }
 
 /// Explores all paths of `copies` (run in this order) from `start`, calling `on_end` at
@@ -235,47 +262,77 @@ fn run_scoped<'a>(
         };
         let (stmt, copy) = match item {
             Work::Stmt(s, c) => (s, c),
-            Work::Loop(s, iter, c) => {
+            Work::Loop { stmt: s, iter, forced, copy: c } => {
                 let Stmt::While { cond, body, loc, .. } = s else { unreachable!() };
                 let c_term = encode_bool(cond, &lookup(&path.env)).simplify();
-                let known = c_term.as_bool();
-                if known == Some(false) {
+                if c_term.as_bool() == Some(false) {
                     continue;
                 }
-                if known == Some(true) && iter < ctx.bound {
-                    // A decided guard: iterate in place instead of recursing.
-                    work.push(Work::Loop(s, iter + 1, c));
-                    push_block(&mut work, body, c);
-                    continue;
+                // Can the loop exit here? If not, the iteration is forced: no branching.
+                let may_exit = match c_term.as_bool() {
+                    Some(true) => false,
+                    _ => ctx.check(&[c_term.not()]) != SatResult::Unsat,
+                };
+                if ctx.stopped() {
+                    return Flow::Stop;
+                }
+                let summarise =
+                    ctx.summarise_exists && tuple.copies[c].quantifier == Quantifier::Exists;
+                // The solver refuted the exit: unless the path itself is infeasible (an
+                // unsatisfiable `pre`: then it refutes everything), the body must run.
+                if !may_exit
+                    && c_term.as_bool().is_none()
+                    && ctx.check(std::slice::from_ref(&c_term)) == SatResult::Unsat
+                {
+                    return Flow::Continue;
+                }
+                if ctx.stopped() {
+                    return Flow::Stop;
+                }
+                if !may_exit {
+                    if forced < ctx.bound.saturating_mul(FORCED_PER_BOUND) {
+                        work.push(Work::Loop { stmt: s, iter, forced: forced + 1, copy: c });
+                        push_block(&mut work, body, c);
+                        continue;
+                    }
+                    if summarise {
+                        return through_summary(ctx, tuple, s, c, work, &path, on_end);
+                    }
+                    if !ctx.count_path() {
+                        return Flow::Stop;
+                    }
+                    return on_end(ctx, &path, End::Exceeded { copy: c, loc: *loc });
                 }
                 if iter >= ctx.bound {
-                    // One more iteration is possible here: report it, then continue with
-                    // the exit branch.
-                    let flow = branch(ctx, &path, &c_term, |ctx, p| {
-                        if !ctx.count_path() {
-                            return Flow::Stop;
-                        }
-                        on_end(ctx, p, End::Exceeded { copy: c, loc: *loc })
-                    });
+                    // One more iteration is possible here: summarise or report it, then
+                    // continue with the exit branch.
+                    let flow = if summarise {
+                        let rest = work.clone();
+                        branch(ctx, &path, &c_term, |ctx, p| {
+                            through_summary(ctx, tuple, s, c, rest, p, on_end)
+                        })
+                    } else {
+                        branch(ctx, &path, &c_term, |ctx, p| {
+                            if !ctx.count_path() {
+                                return Flow::Stop;
+                            }
+                            on_end(ctx, p, End::Exceeded { copy: c, loc: *loc })
+                        })
+                    };
                     if flow == Flow::Stop {
                         return Flow::Stop;
                     }
-                    match assume(ctx, &mut path, pushes, c_term.not()) {
-                        Some(true) => continue,
-                        _ => return Flow::Continue,
-                    }
+                    assume_feasible(ctx, &mut path, pushes, c_term.not());
+                    continue;
                 }
                 let mut body_work = work.clone();
-                body_work.push(Work::Loop(s, iter + 1, c));
+                body_work.push(Work::Loop { stmt: s, iter: iter + 1, forced, copy: c });
                 push_block(&mut body_work, body, c);
-                let flow = split(ctx, tuple, &path, &c_term, body_work, on_end);
-                if flow == Flow::Stop {
+                if split(ctx, tuple, &path, &c_term, body_work, on_end) == Flow::Stop {
                     return Flow::Stop;
                 }
-                match assume(ctx, &mut path, pushes, c_term.not()) {
-                    Some(true) => continue,
-                    _ => return Flow::Continue,
-                }
+                assume_feasible(ctx, &mut path, pushes, c_term.not());
+                continue;
             }
         };
         let exists_side = tuple.copies[copy].quantifier == Quantifier::Exists;
@@ -345,7 +402,7 @@ fn run_scoped<'a>(
                 }
                 push_block(&mut work, else_branch, copy);
             }
-            Stmt::While { .. } => work.push(Work::Loop(stmt, 0, copy)),
+            Stmt::While { .. } => work.push(Work::Loop { stmt, iter: 0, forced: 0, copy }),
         }
     }
 }
@@ -405,4 +462,140 @@ fn assume(ctx: &mut Ctx, path: &mut Path, pushes: &mut u32, c: Bool) -> Option<b
             Some(r != SatResult::Unsat)
         }
     }
+}
+
+/// Adds `c`, already known not to be unsat on the path, without asking the solver again.
+fn assume_feasible(ctx: &mut Ctx, path: &mut Path, pushes: &mut u32, c: Bool) {
+    if c.as_bool().is_none() {
+        ctx.solver.push();
+        ctx.solver.assert(&c);
+        path.pc.push(c);
+        *pushes += 1;
+    }
+}
+
+/// Variables a block may change (assigned, stored into or chosen), nested blocks included.
+pub fn modified_vars(block: &[Stmt], out: &mut BTreeSet<VarId>) {
+    for s in block {
+        match s {
+            Stmt::Assign { var, .. } | Stmt::Havoc { var, .. } => {
+                out.insert(*var);
+            }
+            Stmt::Store { array, .. } => {
+                out.insert(*array);
+            }
+            Stmt::If { then_branch, else_branch, .. }
+            | Stmt::IfStar { then_branch, else_branch, .. } => {
+                modified_vars(then_branch, out);
+                modified_vars(else_branch, out);
+            }
+            Stmt::While { body, .. } => modified_vars(body, out),
+            Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } => {}
+        }
+    }
+}
+
+/// Continues `path` past the ∃ loop `stmt` (at its head) through a summary of all its
+/// further iterations, then runs `rest`. The summary: the loop's modified variables
+/// become fresh ∃ constants constrained by the interval facts proved inductive
+/// ([`inductive_facts`]) and by the guard being false. Every terminating run of the loop
+/// from here ends in such a state, so the resulting paths over-approximate the real
+/// ones; they are marked [`Path::approximate`].
+fn through_summary<'a>(
+    ctx: &mut Ctx,
+    tuple: &'a Tuple,
+    stmt: &'a Stmt,
+    copy: usize,
+    rest: Vec<Work<'a>>,
+    path: &Path,
+    on_end: &mut dyn FnMut(&mut Ctx, &Path, End) -> Flow,
+) -> Flow {
+    let Stmt::While { cond, body, .. } = stmt else { unreachable!() };
+    let mut changed = BTreeSet::new();
+    modified_vars(body, &mut changed);
+    let mut after = path.clone();
+    after.approximate = true;
+    for &v in &changed {
+        let ty = tuple.var(v).ty.clone();
+        let f = fresh(&format!("{}~", tuple.var_display(v)), &ty);
+        after.exists_fresh.push(f.clone());
+        after.env.insert(v, f);
+    }
+    let mut facts = inductive_facts(ctx, tuple, stmt, copy, &path.env, &after.env, &changed);
+    if ctx.stopped() {
+        return Flow::Stop;
+    }
+    facts.push(encode_bool(cond, &lookup(&after.env)).not());
+    let facts = and_all(&facts).simplify();
+    branch(ctx, &after, &facts, |ctx, p| {
+        let p = p.clone();
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || run(ctx, tuple, rest, p, on_end))
+    })
+}
+
+/// Interval facts `x >= x₀`, `x <= x₀` (x₀: x's value at the loop head now) for the
+/// integer variables the loop changes, kept when inductive: Houdini over the body's
+/// paths, under the solver's current assertions (which only speak of values fixed
+/// before the loop). Any undecided check drops the fact. Bodies with inner loops get no
+/// facts (their paths are not finite).
+fn inductive_facts(
+    ctx: &mut Ctx,
+    tuple: &Tuple,
+    stmt: &Stmt,
+    copy: usize,
+    entry: &Env,
+    head: &Env,
+    changed: &BTreeSet<VarId>,
+) -> Vec<Bool> {
+    let Stmt::While { cond, body, .. } = stmt else { unreachable!() };
+    if crate::ir::has_loop(body) {
+        return Vec::new();
+    }
+    let fact = |env: &Env, v: VarId, upper: bool| -> Option<Bool> {
+        let x = env[&v].as_int()?;
+        let x0 = entry[&v].as_int()?;
+        Some(if upper { x.le(&x0) } else { x.ge(&x0) })
+    };
+    let mut candidates: Vec<(VarId, bool)> = changed
+        .iter()
+        .filter(|v| tuple.var(**v).ty == Type::Int)
+        .flat_map(|&v| [(v, false), (v, true)])
+        .collect();
+    while !candidates.is_empty() {
+        let assumed: Vec<Bool> = candidates
+            .iter()
+            .filter_map(|&(v, up)| fact(head, v, up))
+            .chain(std::iter::once(encode_bool(cond, &lookup(head))))
+            .collect();
+        let mut failing = vec![false; candidates.len()];
+        ctx.solver.push();
+        ctx.solver.assert(and_all(&assumed));
+        let mut work = Vec::new();
+        push_block(&mut work, body, copy);
+        let start = Path { env: head.clone(), ..Path::default() };
+        let flow = run(ctx, tuple, work, start, &mut |ctx, p, _| {
+            for (i, &(v, up)) in candidates.iter().enumerate() {
+                if failing[i] {
+                    continue;
+                }
+                let keeps =
+                    fact(&p.env, v, up).is_some_and(|f| ctx.check(&[f.not()]) == SatResult::Unsat);
+                failing[i] = !keeps;
+            }
+            Flow::Continue
+        });
+        ctx.solver.pop(1);
+        if flow == Flow::Stop || ctx.stopped() {
+            return Vec::new();
+        }
+        if !failing.contains(&true) {
+            break;
+        }
+        let mut i = 0;
+        candidates.retain(|_| {
+            i += 1;
+            !failing[i - 1]
+        });
+    }
+    candidates.iter().filter_map(|&(v, up)| fact(head, v, up)).collect()
 }

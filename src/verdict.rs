@@ -126,6 +126,19 @@ pub struct Proof {
     pub loop_points: Vec<LoopPointProof>,
     /// Number of SMT obligations discharged (all valid).
     pub obligations: u64,
+    /// Set when the proof is the refuter's exhaustive bounded search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exhaustive: Option<ExhaustiveSearch>,
+}
+
+/// A proof by exhaustive bounded search: every ∀ run was explored (no ∀ loop can run
+/// more than `unroll` branching iterations) and each is matched by a complete ∃ run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ExhaustiveSearch {
+    /// The loop-unrolling bound at which the search covered every ∀ run.
+    pub unroll: u32,
+    /// The ∀ paths explored at that bound, each shown to have no counterexample.
+    pub forall_paths: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]

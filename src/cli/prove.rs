@@ -72,6 +72,13 @@ pub struct ProveArgs {
     /// Write every SMT query as SMT-LIB into this folder.
     #[arg(long, value_name = "DIR")]
     pub dump_smt: Option<PathBuf>,
+    /// Refuter: largest loop-unrolling bound (it deepens 1, 2, 4, … up to N). Default: no
+    /// fixed bound, it deepens until the time limit, the path budget or a complete search.
+    #[arg(long, value_name = "N")]
+    pub unroll: Option<u32>,
+    /// Refuter: largest number of symbolic paths explored at one loop bound.
+    #[arg(long, value_name = "N", default_value_t = RefuteOptions::default().max_paths)]
+    pub max_paths: u64,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -110,7 +117,12 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
             engine: args.engine.into(),
             timeout,
             prove: ProveOptions { explain: args.explain, dump_smt: args.dump_smt.clone() },
-            refute: RefuteOptions { dump_smt: args.dump_smt.clone(), ..RefuteOptions::default() },
+            refute: RefuteOptions {
+                dump_smt: args.dump_smt.clone(),
+                max_unroll: args.unroll,
+                max_paths: args.max_paths,
+                ..RefuteOptions::default()
+            },
         },
         jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),
         fail_fast: args.fail_fast,

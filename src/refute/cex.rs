@@ -36,8 +36,11 @@ pub(super) fn round(
     let forall: Vec<usize> = tuple.forall_copies().map(|(i, _)| i).collect();
     let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
     let mut ctx = Ctx::new(&solver, cancel, bound, opts.limits());
+    ctx.summarise_exists = true;
     ctx.dump = Dump::new(opts.dump_smt.as_ref(), &tuple.name, &format!("refute_k{bound}"));
     let mut bound_hit = false;
+    let mut uncovered = false;
+    let mut forall_paths = 0;
     let mut unknown = None;
     let mut unknowns = 0;
     let mut found: Option<Result<Counterexample, String>> = None;
@@ -47,14 +50,16 @@ pub(super) fn round(
             bound_hit = true;
             return Flow::Continue;
         }
-        let no_run = if exists.is_empty() {
-            encode_bool(&tuple.post, &|v| path.env[&v].clone()).not()
+        forall_paths += 1;
+        // `witness`: when the ∃ side is incomplete, the exact ∃ runs that must cover this
+        // ∀ path for an exhaustive proof.
+        let (no_run, witness) = if exists.is_empty() {
+            (encode_bool(&tuple.post, &|v| path.env[&v].clone()).not(), None)
         } else {
             let Some(f) = no_exists_run_formula(ctx, tuple, &exists, path) else {
                 return Flow::Stop;
             };
-            bound_hit |= f.bound_hit;
-            f.formula
+            (f.formula, f.incomplete.then_some(f.witness))
         };
         ctx.solver.push();
         ctx.solver.assert(&no_run);
@@ -64,7 +69,19 @@ pub(super) fn round(
                 found = Some(build(tuple, &model, &initial, path, bound));
                 Flow::Stop
             }
-            SatResult::Unsat => Flow::Continue,
+            SatResult::Unsat => {
+                // No counterexample here; is this ∀ path also covered by exact ∃ runs?
+                // Only worth asking while the round can still be exhaustive.
+                if let Some(w) = witness.filter(|_| !bound_hit && !uncovered && unknown.is_none()) {
+                    ctx.solver.pop(1);
+                    ctx.solver.push();
+                    ctx.solver.assert(w.not());
+                    if ctx.check(&[]) != SatResult::Unsat {
+                        uncovered = true;
+                    }
+                }
+                Flow::Continue
+            }
             SatResult::Unknown => {
                 unknowns += 1;
                 if !ctx.stopped() {
@@ -88,7 +105,7 @@ pub(super) fn round(
         Some(Err(why)) => Round::Unreadable(why),
         None if ctx.cancelled => Round::Cancelled,
         None if ctx.too_many_paths => Round::TooManyPaths,
-        None => Round::None { bound_hit, unknown },
+        None => Round::None { bound_hit, uncovered, unknown, forall_paths },
     }
 }
 

@@ -2,9 +2,10 @@
 //! symbolic ∀ outcomes, as one formula per ∀ path), by its replay and by hypertesting of
 //! ∀∃ tuples (with concrete values).
 //!
-//! Both uses rest on the same fact: if the ∃ copies' paths are explored up to a loop
-//! bound k and no path can run a loop k+1 times, the explored paths are all terminating
-//! runs, so "no explored path satisfies post" means "no terminating run does".
+//! Both uses rest on the same fact: the ∃ copies' paths explored up to a loop bound k,
+//! with every ∃ loop that could run longer continued through a sound summary
+//! ([`crate::symex`]), cover every terminating run; so "no explored path satisfies post"
+//! means "no terminating run does". Only exact (unsummarised) paths count as witnesses.
 
 use crate::cancel::Cancel;
 use crate::ir::{Expr, Tuple};
@@ -57,11 +58,14 @@ pub fn exists_run_with(
     let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
     let env: Env =
         (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
-    let mut last_exceeded = None;
+    let mut last_undecided = None;
     for bound in bound_schedule(max_bound) {
         let solver = Solver::new();
         let mut ctx = Ctx::new(&solver, cancel, bound, super::RefuteOptions::default().limits());
+        ctx.summarise_exists = true;
         let mut witness = false;
+        // Some summarised path may satisfy post: a larger bound may decide it.
+        let mut maybe = false;
         let mut unknown = None;
         let mut exceeded = None;
         let start = Path { env: env.clone(), ..Path::default() };
@@ -84,11 +88,19 @@ pub fn exists_run_with(
                     _ => ctx.check(&[q]),
                 };
                 match decided {
+                    SatResult::Sat if path.approximate => {
+                        maybe = true;
+                        Flow::Continue
+                    }
                     SatResult::Sat => {
                         witness = true;
                         Flow::Stop
                     }
                     SatResult::Unsat => Flow::Continue,
+                    SatResult::Unknown if path.approximate && !ctx.stopped() => {
+                        maybe = true;
+                        Flow::Continue
+                    }
                     SatResult::Unknown => {
                         unknown.get_or_insert_with(|| unknown_reason(ctx));
                         Flow::Continue
@@ -118,20 +130,26 @@ pub fn exists_run_with(
             };
         }
         match exceeded {
-            None => {
+            None if !maybe => {
                 return ExistsAnswer::NoRun { explanation: no_run_text(tuple, bound) };
             }
-            Some(e) => last_exceeded = Some((e, bound)),
+            None => last_undecided = Some((None, bound)),
+            Some(e) => last_undecided = Some((Some(e), bound)),
         }
     }
-    let ((copy, loc), bound) = last_exceeded.expect("at least one bound is tried");
-    ExistsAnswer::Unknown {
-        reason: format!(
+    let (exceeded, bound) = last_undecided.expect("at least one bound is tried");
+    let reason = match exceeded {
+        Some((copy, loc)) => format!(
             "the loop at {}:{} of ∃ copy `{}` may run more than {} times, so not every ∃ run \
              was checked",
             tuple.file, loc, tuple.copies[copy].name, bound
         ),
-    }
+        None => format!(
+            "no ∃ run within {bound} iterations per loop satisfies post, but the summary of \
+             longer runs does not rule them out"
+        ),
+    };
+    ExistsAnswer::Unknown { reason }
 }
 
 /// The loop bounds tried, growing: 1, 2, 4, … up to `max` (included).
@@ -162,7 +180,10 @@ pub(crate) fn no_run_text(tuple: &Tuple, bound: u32) -> String {
     }
     let loops = tuple.exists_copies().any(|(_, c)| crate::ir::has_loop(&c.body));
     let bound_note = if loops {
-        format!(" (every such run takes at most {bound} iterations per loop, and all were checked)")
+        format!(
+            " (runs of at most {bound} iterations per loop were checked exactly, longer ones \
+             through a sound loop summary)"
+        )
     } else {
         String::new()
     };
@@ -176,12 +197,16 @@ pub(crate) fn no_run_text(tuple: &Tuple, bound: u32) -> String {
 
 /// The symbolic counterpart used by the refuter: for a ∀ path ending in `forall_end`
 /// (whose condition is on `ctx`'s solver), the formula "no terminating ∃ run satisfies
-/// `post`, and no ∃ run reaches the loop bound". The second half makes the first one
-/// complete: every terminating ∃ run is then among the explored paths.
+/// `post`", over every explored ∃ path (exact or summarised; a path that ends at the
+/// bound counts as a possible witness), and the formula "some exact ∃ run satisfies
+/// `post`" (real witnesses, for exhaustive proofs).
 pub(crate) struct NoRunFormula {
     pub formula: Bool,
-    /// Some ∃ path can reach the bound (so a larger bound might find more).
-    pub bound_hit: bool,
+    /// Some exact terminating ∃ path satisfies `post` (a disjunction over them).
+    pub witness: Bool,
+    /// Some ∃ path ended at the bound or went through a summary: `witness` may miss
+    /// runs, and a larger bound might find more.
+    pub incomplete: bool,
 }
 
 pub(crate) fn no_exists_run_formula(
@@ -191,25 +216,29 @@ pub(crate) fn no_exists_run_formula(
     forall_end: &Path,
 ) -> Option<NoRunFormula> {
     let mut some_run = Vec::new();
-    let mut bound_hit = false;
+    let mut exact = Vec::new();
+    let mut incomplete = false;
     let start = Path { env: forall_end.env.clone(), ..Path::default() };
     let flow = explore(ctx, tuple, exists, start, &mut |_, path, end| {
         let mut body = path.pc.clone();
         if end == End::Finished {
             body.push(encode_bool(&tuple.post, &|v| path.env[&v].clone()));
-        } else {
-            bound_hit = true;
         }
-        some_run.push(exists_over(&path.exists_fresh, &and_all(&body)));
+        incomplete |= end != End::Finished || path.approximate;
+        let run = exists_over(&path.exists_fresh, &and_all(&body));
+        if end == End::Finished && !path.approximate {
+            exact.push(run.clone());
+        }
+        some_run.push(run);
         Flow::Continue
     });
     if flow == Flow::Stop || ctx.stopped() {
         return None;
     }
-    let formula = match some_run.len() {
-        0 => Bool::from_bool(true),
-        1 => some_run[0].not(),
-        _ => Bool::or(&some_run).not(),
+    let any = |runs: &[Bool]| match runs.len() {
+        0 => Bool::from_bool(false),
+        1 => runs[0].clone(),
+        _ => Bool::or(runs),
     };
-    Some(NoRunFormula { formula, bound_hit })
+    Some(NoRunFormula { formula: any(&some_run).not(), witness: any(&exact), incomplete })
 }

@@ -2,18 +2,28 @@
 //! counterexamples (the lazy algorithm of Correnson, Nießen, Finkbeiner and
 //! Weissenbacher, OOPSLA 2024, as described in ../shared/DESIGN.md §3).
 //!
-//! For a growing loop bound k, the ∀ copies' symbolic paths are enumerated one at a
-//! time (their product; infeasible prefixes are pruned by the solver as soon as a branch
-//! is taken). At the end of each ∀ path, the ∃ copies are encoded completely: "no
-//! explored ∃ path satisfies post, and no ∃ path reaches the bound" (the second half
-//! makes the first mean "no terminating ∃ run"). One SMT query per ∀ path then asks for
-//! initial values and ∀ choices satisfying `pre`, the path condition and that formula.
-//! A model becomes a [`Counterexample`], which is replayed concretely (interpreter for
-//! the ∀ copies, [`exists::exists_run`] for the ∃ side) before `violated` is reported.
+//! For a growing loop bound k (1, 2, 4, …: iterative deepening, up to `--unroll` if
+//! given, else until the time limit or the path budget), the ∀ copies' symbolic paths
+//! are enumerated one at a time (their product; infeasible prefixes are pruned by the
+//! solver as soon as a branch is taken; iterations whose exit is impossible are stepped
+//! without branching). At the end of each ∀ path, the ∃ copies are encoded completely:
+//! "no explored ∃ path satisfies post", where ∃ loops longer than k continue through a
+//! sound summary, so the explored paths cover every terminating ∃ run. One SMT query per
+//! ∀ path then asks for initial values and ∀ choices satisfying `pre`, the path
+//! condition and that formula. A model becomes a [`Counterexample`], which is replayed
+//! concretely (interpreter for the ∀ copies, [`exists::exists_run`] with the same
+//! summaries for the ∃ side) before `violated` is reported.
+//!
+//! When a round explored every ∀ run (no ∀ loop can run past k, no query undecided, the
+//! path budget not hit) and each ∀ path is covered by exact (unsummarised) ∃ runs
+//! satisfying `post`, the search is a proof: `verified`, with the bound in the
+//! [`Proof`].
 
 use crate::cancel::Cancel;
 use crate::ir::{Tuple, VarId};
-use crate::verdict::{Counterexample, Engine, Outcome, Stats, UnknownReason, Verdict};
+use crate::verdict::{
+    Counterexample, Engine, ExhaustiveSearch, Outcome, Proof, Stats, UnknownReason, Verdict,
+};
 use std::time::{Duration, Instant};
 
 mod cex;
@@ -24,12 +34,13 @@ pub use replay::replay_counterexample;
 
 #[derive(Clone, Debug)]
 pub struct RefuteOptions {
-    /// Largest loop-unrolling bound tried.
-    pub max_unroll: u32,
+    /// Largest loop-unrolling bound tried (`--unroll`); `None`: deepen until the time
+    /// limit, the path budget or an exhaustive round stops the search.
+    pub max_unroll: Option<u32>,
     /// Time limit of one SMT query; an undecided query gives that path no verdict.
     pub query_timeout: Duration,
-    /// Largest number of symbolic paths (∀ and ∃) explored at one bound; beyond it the
-    /// search stops deepening.
+    /// Largest number of symbolic paths (∀ and ∃) explored at one bound (`--max-paths`);
+    /// beyond it the search stops deepening.
     pub max_paths: u64,
     /// In the prove/refute portfolio, the refuter starts once the prover has run this
     /// long or gave up (so quick proofs pay nothing for the portfolio).
@@ -39,6 +50,12 @@ pub struct RefuteOptions {
 }
 
 impl RefuteOptions {
+    /// The default options with the unrolling bound fixed at `max_unroll` (`--unroll`):
+    /// for callers that want the search to end on its own, without a time limit.
+    pub fn bounded(max_unroll: u32) -> Self {
+        RefuteOptions { max_unroll: Some(max_unroll), ..RefuteOptions::default() }
+    }
+
     /// The exploration limits these options set.
     pub fn limits(&self) -> crate::symex::Limits {
         crate::symex::Limits { query_limit: self.query_timeout, max_paths: self.max_paths }
@@ -48,7 +65,7 @@ impl RefuteOptions {
 impl Default for RefuteOptions {
     fn default() -> Self {
         RefuteOptions {
-            max_unroll: 8,
+            max_unroll: None,
             query_timeout: Duration::from_secs(2),
             max_paths: 2_000,
             portfolio_delay: Duration::from_millis(100),
@@ -74,10 +91,15 @@ enum Round {
     Found(Box<Counterexample>),
     /// No counterexample at this bound.
     None {
-        /// Some ∀ or ∃ path reached the bound: a larger bound may find more.
+        /// Some ∀ path reached the bound: a larger bound may find more.
         bound_hit: bool,
+        /// Some ∀ path was not shown covered by exact ∃ runs (only summaries or runs
+        /// past the bound might match it): not exhaustive, a larger bound may help.
+        uncovered: bool,
         /// A reason when some query was undecided (then "none" is not exhaustive).
         unknown: Option<String>,
+        /// ∀ paths that ended (each one checked).
+        forall_paths: u64,
     },
     /// The path budget ran out.
     TooManyPaths,
@@ -86,13 +108,26 @@ enum Round {
     Cancelled,
 }
 
+/// The loop bounds of the deepening: 1, 2, 4, … up to `max` (included), or without end.
+fn deepening(max: Option<u32>) -> Box<dyn Iterator<Item = u32>> {
+    match max {
+        Some(m) => Box::new(exists::bound_schedule(m.max(1)).into_iter()),
+        None => Box::new(std::iter::successors(Some(1u32), |k| k.checked_mul(2))),
+    }
+}
+
 fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stats) -> Verdict {
     let mut last_unknown = None;
-    let mut bound_hit = false;
-    let mut last_bound = 0;
+    let mut incomplete = false;
     let mut last_bound_done = 0;
-    for bound in exists::bound_schedule(opts.max_unroll) {
-        last_bound = bound;
+    let searched = |done: u32| {
+        if done == 0 {
+            String::new()
+        } else {
+            format!("no counterexample with loops unrolled up to {done} times; ")
+        }
+    };
+    for bound in deepening(opts.max_unroll) {
         match cex::round(tuple, bound, opts, cancel, stats) {
             Round::Found(cex) => {
                 return match replay_counterexample(tuple, &cex, cancel) {
@@ -106,46 +141,51 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
             Round::Unreadable(why) => return unknown(UnknownReason::Internal(why)),
             Round::Cancelled => {
                 return unknown(UnknownReason::Cancelled(format!(
-                    "timed out or cancelled at loop bound {bound} without a counterexample"
+                    "{}timed out or cancelled at loop bound {bound}",
+                    searched(last_bound_done)
                 )))
             }
             Round::TooManyPaths => {
-                let searched = if last_bound_done == 0 {
-                    String::new()
-                } else {
-                    format!("no counterexample up to loop bound {last_bound_done}; ")
-                };
                 return unknown(UnknownReason::PathLimit(format!(
-                    "{searched}at loop bound {bound} the copies have more than {} symbolic \
-                     paths",
+                    "{}at loop bound {bound} the copies have more than {} symbolic paths \
+                     (raise `--max-paths` to search further)",
+                    searched(last_bound_done),
                     opts.max_paths
                 )));
             }
-            Round::None { bound_hit: hit, unknown } => {
-                bound_hit = hit;
+            Round::None { bound_hit, uncovered, unknown: undecided, forall_paths } => {
                 last_bound_done = bound;
-                if unknown.is_some() {
-                    last_unknown = unknown;
-                }
-                // Deeper rounds re-ask the undecided queries (and more): stop here.
-                if !hit || last_unknown.is_some() {
+                if undecided.is_some() {
+                    last_unknown = undecided;
+                    // Deeper rounds re-ask the undecided queries (and more): stop here.
                     break;
                 }
+                if !bound_hit && !uncovered {
+                    return Verdict::Verified {
+                        proof: Proof {
+                            exhaustive: Some(ExhaustiveSearch { unroll: bound, forall_paths }),
+                            obligations: stats.queries,
+                            ..Proof::default()
+                        },
+                    };
+                }
+                incomplete = uncovered && !bound_hit;
             }
         }
     }
-    let reason = match (last_unknown, bound_hit) {
-        (Some(u), _) => UnknownReason::SolverUnknown(format!(
-            "no counterexample found up to loop bound {last_bound}; some paths were \
+    let reason = match last_unknown {
+        Some(u) => UnknownReason::SolverUnknown(format!(
+            "no counterexample found up to loop bound {last_bound_done}; some paths were \
              undecided by the solver ({u})"
         )),
-        (None, true) => UnknownReason::BoundReached(format!(
-            "no counterexample with loops unrolled up to {last_bound} times (raise the \
-             unrolling bound to search further)"
+        None if incomplete => UnknownReason::BoundReached(format!(
+            "no counterexample with loops unrolled up to {last_bound_done} times, and not \
+             every ∀ run was matched by an ∃ run within that bound (raise `--unroll` to \
+             search further)"
         )),
-        (None, false) => UnknownReason::SearchExhausted(format!(
-            "no counterexample; the search covered every run (every loop exits within \
-             {last_bound} iterations)"
+        None => UnknownReason::BoundReached(format!(
+            "no counterexample with loops unrolled up to {last_bound_done} times (raise \
+             `--unroll` to search further)"
         )),
     };
     unknown(reason)

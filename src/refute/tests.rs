@@ -6,8 +6,17 @@ use super::*;
 use crate::ir::{BinOp, Expr, Quantifier::*, Type};
 use crate::value::Value;
 
+/// A fixed bound: these tests run without a time limit.
 fn opts() -> RefuteOptions {
-    RefuteOptions::default()
+    RefuteOptions { max_unroll: Some(8), ..RefuteOptions::default() }
+}
+
+/// The refuter's exhaustive-search proof of `t`.
+fn exhaustive(t: &Tuple) -> crate::verdict::ExhaustiveSearch {
+    match refute(t, &opts(), &Cancel::new()).verdict {
+        Verdict::Verified { proof } => proof.exhaustive.expect("an exhaustive-search proof"),
+        other => panic!("expected verified, got {other:?}"),
+    }
 }
 
 fn counterexample(t: &Tuple) -> Counterexample {
@@ -58,9 +67,9 @@ fn k_safety_leak_is_refuted_with_a_replayable_counterexample() {
 }
 
 #[test]
-fn k_safety_non_leak_is_not_refuted_and_search_is_exhaustive() {
-    let reason = unknown_reason(&ni(&leak(false)));
-    assert!(reason.contains("covered every run"), "{reason}");
+fn k_safety_non_leak_is_verified_by_exhaustive_search() {
+    let proof = exhaustive(&ni(&leak(false)));
+    assert_eq!((proof.unroll, proof.forall_paths), (1, 1));
 }
 
 /// The example of ../shared/DESIGN.md:
@@ -111,8 +120,9 @@ fn gni_valid_when_exists_copy_can_choose_any_output() {
     let p = P::new("any", &[("h", Type::Int), ("l", Type::Int), ("o", Type::Int)]);
     let s = p.havoc("o");
     let t = gni(&p.body(vec![s]));
-    let reason = unknown_reason(&t);
-    assert!(reason.contains("no counterexample"), "{reason}");
+    // Loop-free: one ∀ path (a and b), matched by the ∃ copy's choice.
+    let proof = exhaustive(&t);
+    assert_eq!((proof.unroll, proof.forall_paths), (1, 1));
 }
 
 /// `i = 0; while (i < n) { i = i + 1; } o = i` with `n` secret: leaks through the loop.
@@ -141,7 +151,7 @@ fn leak_through_a_loop_is_refuted() {
 #[test]
 fn loop_without_leak_is_not_refuted_and_search_is_bounded() {
     let reason = unknown_reason(&ni(&counting(false)));
-    assert!(reason.contains("unrolled up to 8"), "{reason}");
+    assert!(reason.contains("unrolled up to 8 times (raise `--unroll`"), "{reason}");
 }
 
 /// impl: `o = x`; spec: `o = 0; while (o < x) o = o + 1;` (they differ for x < 0).
@@ -177,22 +187,60 @@ fn refinement_with_exists_loop_needs_bound_coverage() {
 }
 
 #[test]
-fn exists_loop_that_never_terminates_gives_no_verdict() {
-    // ∃ copy: `while (true) skip;` — no terminating run, so any ∀ outcome "has no ∃
-    // run", but the refuter cannot see that within a bound: it must not claim violated.
+fn exists_copy_that_never_terminates_is_refuted() {
+    // ∃ copy: `while (true) skip;` — no terminating run, so no ∀ outcome has an ∃ run:
+    // the loop's summary (guard false on exit) is infeasible.
     let e = P::new("e", &[("x", Type::Int)]);
     let e = e.body(vec![while_(Expr::bool(true), vec![crate::ir::Stmt::Skip])]);
     let f = P::new("f", &[("x", Type::Int)]);
     let f = f.body(vec![]);
     let t =
         tuple(&[("a", &f, Forall), ("b", &e, Exists)], |_| Expr::bool(true), |_| Expr::bool(true));
-    let reason = unknown_reason(&t);
-    assert!(reason.contains("no counterexample"), "{reason}");
+    counterexample(&t);
     let state = vec![Value::int(0), Value::int(0)];
-    let ExistsAnswer::Unknown { reason } = exists_run(&t, &state, &Cancel::new()) else {
-        panic!("cannot be decided")
-    };
-    assert!(reason.contains("may run more than"), "{reason}");
+    assert!(matches!(exists_run(&t, &state, &Cancel::new()), ExistsAnswer::NoRun { .. }));
+}
+
+/// ∃: `c = *; while (c) { s = s - 1; c = *; }` can only lower `s`; the summary
+/// (`s <= s₀`, proved inductive) shows it never reaches the ∀ copy's `s = 1`.
+#[test]
+fn exists_loop_beyond_the_bound_is_summarised_to_refute() {
+    let f = P::new("f", &[("s", Type::Int), ("c", Type::Bool)]);
+    let s1 = f.assign("s", Expr::int(1));
+    let f = f.body(vec![s1]);
+    let e = P::new("e", &[("s", Type::Int), ("c", Type::Bool)]);
+    let body = vec![
+        e.assign("s", Expr::int(0)),
+        e.havoc("c"),
+        while_(
+            e.v("c"),
+            vec![e.assign("s", bin(BinOp::Sub, e.v("s"), Expr::int(1))), e.havoc("c")],
+        ),
+    ];
+    let e = e.body(body);
+    let t = tuple(
+        &[("a", &f, Forall), ("b", &e, Exists)],
+        |_| Expr::bool(true),
+        |v| eq(v("a", "s"), v("b", "s")),
+    );
+    let cex = counterexample(&t);
+    assert!(cex.explanation.contains("loop summary"), "{}", cex.explanation);
+    // Reachable targets are valid: the one ∀ run is matched by an exact ∃ run within the
+    // bound (0 iterations, 5 iterations), so the search is a proof.
+    for target in [0, -5] {
+        let f = P::new("f", &[("s", Type::Int), ("c", Type::Bool)]);
+        let st = f.assign("s", Expr::int(target));
+        let f = f.body(vec![st]);
+        let t2 = tuple(
+            &[("a", &f, Forall), ("b", &e, Exists)],
+            |_| Expr::bool(true),
+            |v| eq(v("a", "s"), v("b", "s")),
+        );
+        match refute(&t2, &opts(), &Cancel::new()).verdict {
+            Verdict::Verified { .. } => {}
+            other => panic!("s = {target} is reachable, got {other:?}"),
+        }
+    }
 }
 
 #[test]
@@ -288,15 +336,10 @@ fn exists_runs_longer_than_the_bound_are_never_taken_as_absent() {
         |v| bin(BinOp::And, eq(v("a", "x"), v("b", "x")), eq(v("a", "x"), Expr::int(20))),
         |v| eq(v("a", "o"), v("b", "o")),
     );
-    let reason = unknown_reason(&t);
-    assert!(reason.contains("unrolled up to 8"), "{reason}");
-    // With a bound that covers the loop, the search is complete and still finds nothing.
-    let wide = RefuteOptions { max_unroll: 32, ..RefuteOptions::default() };
-    let Verdict::Unknown { reason } = refute(&t, &wide, &Cancel::new()).verdict else {
-        panic!("valid tuple")
-    };
-    assert_eq!(reason.kind(), "search_exhausted");
-    assert!(reason.to_string().contains("covered every run"), "{reason}");
+    // `pre` fixes x, so the ∃ loop's 20 iterations are forced (no exit before): they are
+    // stepped at bound 1 and the search is a complete proof.
+    let proof = exhaustive(&t);
+    assert_eq!(proof.unroll, 1);
 }
 
 #[test]
@@ -309,4 +352,28 @@ fn purely_existential_tuples_are_refuted_by_initial_values() {
     let cex = counterexample(&t);
     assert_ne!(cex.copies[0].initial["x"], Value::int(1));
     assert!(cex.copies[0].choices.is_empty() && cex.copies[0].final_state.is_none());
+}
+
+/// With an unsatisfiable `pre`, the solver refutes every loop exit; the loop must not be
+/// stepped as if forced (its terms would grow at every step): the path is infeasible.
+#[test]
+fn unsatisfiable_pre_is_verified_without_stepping_loops() {
+    let p = P::new("p", &[("x", Type::Int), ("y", Type::Int)]);
+    let body = vec![while_(
+        bin(BinOp::Gt, p.v("y"), Expr::int(0)),
+        vec![
+            p.assign("x", bin(BinOp::Add, p.v("x"), p.v("x"))),
+            p.assign("y", bin(BinOp::Sub, p.v("y"), Expr::int(1))),
+        ],
+    )];
+    let p = p.body(body);
+    // `a.x < a.x`: not folded to false by the simplifier, refuted by the solver.
+    let t = tuple(
+        &[("a", &p, Forall), ("b", &p, Exists)],
+        |v| bin(BinOp::Lt, v("a", "x"), v("a", "x")),
+        |v| eq(v("a", "x"), v("b", "y")),
+    );
+    let out = refute(&t, &opts(), &Cancel::new());
+    assert!(matches!(out.verdict, Verdict::Verified { .. }), "{:?}", out.verdict);
+    assert!(out.stats.queries < 50, "{:?}", out.stats);
 }

@@ -117,7 +117,14 @@ pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
 
 fn proof_text(proof: &Proof, queries: u64) -> String {
     let mut s = format!("{} obligations, {queries} queries\n", proof.obligations);
-    if proof.loop_points.is_empty() {
+    if let Some(e) = &proof.exhaustive {
+        let _ = writeln!(
+            s,
+            "exhaustive search: every ∀ run explored with loops unrolled at most {} times \
+             ({} ∀ paths), each matched by a complete ∃ run",
+            e.unroll, e.forall_paths
+        );
+    } else if proof.loop_points.is_empty() {
         s.push_str("no loop points: the strongest postcondition is exact\n");
     }
     for (i, lp) in proof.loop_points.iter().enumerate() {

@@ -499,3 +499,54 @@ pub fn sample(strategy: &BoxedStrategy<Tuple>, n: usize, seed: u8) -> Vec<Tuple>
     let mut r = runner(1, seed);
     (0..n).map(|_| strategy.new_tree(&mut r).expect("generator").current()).collect()
 }
+
+/// Issue 12 (refuting side): one ∀ and one ∃ copy over `x: bv4, y: bv3, z: bool`, whose
+/// loops need more than 8 iterations and whose ∃ copy loops. The ∀ program counts `x`
+/// down to 0 from its input or from a constant 9–15 (forced iterations); the ∃ program
+/// does the same or runs `while (cond) { … }` with any guard and body, which may never
+/// terminate (the oracle's exact final-state sets say so).
+pub fn deep_loop_tuples() -> BoxedStrategy<Tuple> {
+    let types = vec![Type::Bv(4), Type::Bv(3), Type::Bool];
+    let mut g = ExprGen::new(types.clone());
+    let (all, rest) = (vec![0, 1, 2], vec![1, 2]);
+    let counter = Expr::var(VarId(0), Type::Bv(4));
+    let count_down = {
+        let counter = counter.clone();
+        (prop_oneof![Just(None), (9u128..16).prop_map(Some)], block(&mut g, &rest, 1, false, 1..=2))
+            .prop_map(move |(start, mut body)| {
+                let loc = Loc::default();
+                let mut out = Vec::new();
+                if let Some(k) = start {
+                    out.push(Stmt::Assign { var: VarId(0), value: Expr::bv(k, 4), loc });
+                }
+                let step = Expr::binary(BinOp::Sub, counter.clone(), Expr::bv(1, 4));
+                body.push(Stmt::Assign { var: VarId(0), value: step, loc });
+                let cond = Expr::binary(BinOp::Ne, counter.clone(), Expr::bv(0, 4));
+                out.push(Stmt::While { id: LoopId(0), cond, body, loc });
+                out
+            })
+            .boxed()
+    };
+    let free_loop = (g.expr(&Type::Bool, 2), block(&mut g, &all, 1, false, 1..=2))
+        .prop_map(|(cond, body)| {
+            vec![Stmt::While { id: LoopId(0), cond, body, loc: Loc::default() }]
+        })
+        .boxed();
+    let exists_loop = prop_oneof![count_down.clone(), free_loop].boxed();
+    // Straight-line code before and after the loop (not writing the counter).
+    let around = block(&mut g, &rest, 1, false, 0..=1);
+    let program = |middle: BoxedStrategy<Block>| {
+        (around.clone(), middle, around.clone()).prop_map(|(mut a, m, b)| {
+            a.extend(m);
+            a.extend(b);
+            a
+        })
+    };
+    let tenv: Vec<Type> = (0..2).flat_map(|_| types.clone()).collect();
+    let rel = relation(&mut ExprGen::new(tenv.clone()), 2, 3, &tenv);
+    let pre = proptest::collection::vec(rel.clone(), 0..=2);
+    let post = proptest::collection::vec(rel, 1..=2);
+    (program(count_down), program(exists_loop), pre, post)
+        .prop_map(move |(f, e, pre, post)| build(&types, vec![f, e], &[0, 1], 1, pre, post))
+        .boxed()
+}

@@ -92,7 +92,7 @@ fn no_engine_contradicts_an_example() {
             }
             let refuted = forex::refute::refute(
                 t,
-                &forex::refute::RefuteOptions::default(),
+                &forex::refute::RefuteOptions::bounded(8),
                 &Cancel::new().with_timeout(limit),
             );
             if ex.expect == Expect::Verified {

@@ -44,7 +44,8 @@ fn cancel() -> Cancel {
 fn assert_verified(t: &Tuple) {
     let p = forex::prove::prove(t, &Default::default(), &cancel()).verdict;
     assert!(matches!(p, Verdict::Verified { .. }), "{}: prove gave {p:?}", t.name);
-    let r = forex::refute::refute(t, &Default::default(), &cancel()).verdict;
+    let bounded = forex::refute::RefuteOptions::bounded(8);
+    let r = forex::refute::refute(t, &bounded, &cancel()).verdict;
     assert!(!matches!(r, Verdict::Violated { .. }), "{}: refute gave {r:?}", t.name);
     let h = forex::hypertest::hypertest(t, &quick_test(), &cancel()).verdict;
     assert!(!matches!(h, Verdict::Violated { .. }), "{}: test gave {h:?}", t.name);

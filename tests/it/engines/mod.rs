@@ -7,6 +7,7 @@ mod limits;
 mod prove_examples;
 mod prove_fe;
 mod prove_loops;
+mod refute_deep;
 mod refute_examples;
 mod refute_random;
 mod soundness_audit;
