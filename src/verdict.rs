@@ -126,6 +126,17 @@ pub struct Proof {
     pub loop_points: Vec<LoopPointProof>,
     /// Number of SMT obligations discharged (all valid).
     pub obligations: u64,
+    /// Why the proof may say nothing (`vacuity`); reports show them at the result.
+    #[serde(skip)]
+    pub warnings: Vec<Warning>,
+}
+
+/// Something a report should point out about a verdict that stands (a vacuous proof).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Warning {
+    /// Stable code (`diag::code`, `forex explain CODE`).
+    pub code: String,
+    pub message: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]

@@ -5,4 +5,5 @@ mod editor;
 mod prove;
 mod refute;
 mod report_snapshots;
+mod rough_edges;
 mod run_test;
