@@ -2,6 +2,7 @@
 
 mod check;
 mod editor;
+mod neovim;
 mod prove;
 mod refute;
 mod report_snapshots;

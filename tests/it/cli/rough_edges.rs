@@ -283,3 +283,29 @@ fn explain_knows_every_code_and_rejects_others() {
     forex().arg("explain").assert().code(0).stdout(contains("W0101"));
     forex().args(["explain", "E4242"]).assert().code(3).stderr(contains("unknown code E4242"));
 }
+
+#[test]
+fn the_readme_documents_every_flag_of_every_command() {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let commands: [&[&str]; 7] =
+        [&["check"], &["run"], &["prove"], &["test"], &["lsp"], &["explain"], &["report", "merge"]];
+    for command in commands {
+        let help = forex().args(command).arg("--help").output().unwrap().stdout;
+        let help = String::from_utf8(help).unwrap();
+        let flags: Vec<&str> = help
+            .lines()
+            .filter_map(|l| l.trim_start().split_whitespace().find(|w| w.starts_with("--")))
+            .map(|w| w.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '-'))
+            .filter(|f| f.len() > 2)
+            .collect();
+        assert!(flags.contains(&"--help"), "{help}");
+        for flag in flags {
+            assert!(
+                readme.contains(&format!("`{flag}")),
+                "{command:?} {flag} is not in the README"
+            );
+        }
+    }
+}
