@@ -296,7 +296,7 @@ fn the_readme_documents_every_flag_of_every_command() {
         let help = String::from_utf8(help).unwrap();
         let flags: Vec<&str> = help
             .lines()
-            .filter_map(|l| l.trim_start().split_whitespace().find(|w| w.starts_with("--")))
+            .filter_map(|l| l.split_whitespace().find(|w| w.starts_with("--")))
             .map(|w| w.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '-'))
             .filter(|f| f.len() > 2)
             .collect();
