@@ -309,3 +309,30 @@ fn the_readme_documents_every_flag_of_every_command() {
         }
     }
 }
+
+/// `forex test ARGS` under a pseudo-terminal (util-linux `script`), stdout and stderr
+/// together; `None` where `script` is not installed.
+fn test_on_a_terminal(args: &str) -> Option<String> {
+    let bin = assert_cmd::cargo::cargo_bin("forex");
+    let line = format!("{} test --budget-ms 300 {args} examples/ni.fe", bin.display());
+    let out = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()?;
+    out.status.code().is_some().then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn test_draws_a_progress_bar_on_a_terminal_only_when_asked_for_plain_output() {
+    let Some(plain) = test_on_a_terminal("") else {
+        eprintln!("skipped: `script` is not installed");
+        return;
+    };
+    let bar = |s: &str| s.contains("] 0/1") || s.contains("] 1/1");
+    assert!(bar(&plain), "{plain}");
+    for quiet in ["--quiet", "--format json", "--diagnostics json"] {
+        let text = test_on_a_terminal(quiet).unwrap();
+        assert!(!bar(&text), "{quiet}: {text}");
+    }
+}
