@@ -77,3 +77,30 @@ pub fn from_outcome(range: lsp_types::Range, tuple: &str, outcome: &Outcome) -> 
         ..Diagnostic::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::{Engine, Proof, Stats, Warning};
+
+    fn verified(warnings: Vec<Warning>) -> Outcome {
+        Outcome {
+            verdict: Verdict::Verified { proof: Proof { warnings, ..Proof::default() } },
+            engine: Engine::Prove,
+            time: std::time::Duration::from_millis(20),
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn a_vacuous_proof_is_a_warning_with_its_reason() {
+        let range = lsp_types::Range::default();
+        let plain = from_outcome(range, "t", &verified(Vec::new()));
+        assert_eq!(plain.severity, Some(DiagnosticSeverity::INFORMATION));
+        let w = Warning { code: "W0101".into(), message: "no run reaches the end".into() };
+        let vacuous = from_outcome(range, "t", &verified(vec![w]));
+        assert_eq!(vacuous.severity, Some(DiagnosticSeverity::WARNING));
+        assert_eq!(vacuous.code, Some(NumberOrString::String("vacuous".into())));
+        assert!(vacuous.message.contains("[W0101] no run reaches the end"), "{}", vacuous.message);
+    }
+}
