@@ -57,6 +57,34 @@ pub enum Command {
     Explain(explain::ExplainArgs),
 }
 
+/// The `--color` among the raw arguments (the last one wins, as in clap), for clap's
+/// own output; `auto` when there is none or it is malformed (clap then says so).
+fn clap_color(args: impl Iterator<Item = std::ffi::OsString>) -> clap::ColorChoice {
+    let mut choice = clap::ColorChoice::Auto;
+    let mut next_is_value = false;
+    for arg in args {
+        let arg = arg.to_string_lossy().into_owned();
+        let value = if next_is_value {
+            next_is_value = false;
+            Some(arg.as_str())
+        } else if arg == "--color" {
+            next_is_value = true;
+            None
+        } else if arg == "--" {
+            break;
+        } else {
+            arg.strip_prefix("--color=")
+        };
+        match value {
+            Some("always") => choice = clap::ColorChoice::Always,
+            Some("never") => choice = clap::ColorChoice::Never,
+            Some(_) => choice = clap::ColorChoice::Auto,
+            None => {}
+        }
+    }
+    choice
+}
+
 /// Whether stderr gets colours: `--color`, set once by [`main`].
 static COLOR: OnceLock<bool> = OnceLock::new();
 
@@ -122,7 +150,11 @@ fn check_writable(output: Option<&PathBuf>) -> Result<(), String> {
 
 /// Parses the command line, runs the command, returns the process exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    // clap's own help and errors follow `--color` too, so it is read before parsing.
+    let command = Cli::command().color(clap_color(std::env::args_os().skip(1)));
+    let parsed = command.try_get_matches().and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -142,5 +174,19 @@ pub fn main() -> i32 {
         Command::Lsp(args) => lsp::main(args),
         Command::Report(args) => report::main(args),
         Command::Explain(args) => explain::main(args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_color_option_is_found_before_parsing() {
+        let choice = |args: &[&str]| clap_color(args.iter().map(std::ffi::OsString::from));
+        assert_eq!(choice(&["check", "--color", "never", "x"]), clap::ColorChoice::Never);
+        assert_eq!(choice(&["--color=always", "check"]), clap::ColorChoice::Always);
+        assert_eq!(choice(&["check", "x"]), clap::ColorChoice::Auto);
+        assert_eq!(choice(&["run", "--", "--color=never"]), clap::ColorChoice::Auto);
     }
 }

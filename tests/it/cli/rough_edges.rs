@@ -336,3 +336,13 @@ fn test_draws_a_progress_bar_on_a_terminal_only_when_asked_for_plain_output() {
         assert!(!bar(&text), "{quiet}: {text}");
     }
 }
+
+#[test]
+fn clap_errors_follow_the_color_option() {
+    let esc = "\u{1b}[";
+    let bad = ["check", "--no-such-flag", "x.fe"];
+    let always = stderr_of(&[&["--color", "always"][..], &bad].concat());
+    assert!(always.contains(esc), "{always}");
+    let never = stderr_of(&[&["--color=never"][..], &bad].concat());
+    assert!(!never.contains(esc) && never.contains("--no-such-flag"), "{never}");
+}
