@@ -47,7 +47,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub observations: Option<u32>,
     /// Replay a counterexample saved as JSON by `forex prove --format json` (a report,
-    /// or a bare counterexample).
+    /// or a bare counterexample; `-` reads it from standard input).
     #[arg(long, value_name = "CEX.json")]
     pub replay: Option<PathBuf>,
     /// The tuple the counterexample belongs to (with --replay; needed only when the
@@ -172,11 +172,19 @@ fn pick_program<'m>(module: &'m Module, name: Option<&str>) -> Result<&'m Progra
 
 /// `forex run --replay`: re-check a counterexample and print the replayed runs.
 fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let name = crate::frontend::display_name(path);
+    let text = if path == Path::new(crate::frontend::STDIN_PATH) {
+        if args.file == path {
+            return Err("the program file and --replay cannot both be `-` (standard input)".into());
+        }
+        std::io::read_to_string(std::io::stdin().lock())
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|e| format!("cannot read {name}: {e}"))?;
     let (cex, report_tuple) =
         crate::report::read_counterexample(&text, args.tuple.as_deref(), &args.file)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| format!("{name}: {e}"))?;
     let wanted = args.tuple.as_deref().or(report_tuple.as_deref());
     let tuple = pick_tuple(module, wanted)?;
     let state = cex.initial_state(tuple)?;

@@ -271,6 +271,12 @@ fn replay_finds_the_files_counterexample_without_tuple_and_lists_several() {
         .code(3)
         .stderr(contains("counterexamples of 2 tuples (leak_ni, again); choose one with --tuple"));
     forex().args(["run", two, "--replay", report, "--tuple", "again"]).assert().code(1);
+    // The report can come from standard input.
+    forex()
+        .args(["run", two, "--replay", "-", "--tuple", "again"])
+        .write_stdin(std::fs::read_to_string(report).unwrap())
+        .assert()
+        .code(1);
 }
 
 #[test]
