@@ -15,7 +15,7 @@ pub use exec::{execute, Decider, ExecOptions};
 pub use shard::Shard;
 
 use crate::cancel::Cancel;
-use crate::diag::{DiagStyle, Diagnostics};
+use crate::diag::{warning_line, DiagStyle, Diagnostics};
 use crate::frontend::{load_file, InputFormat};
 use crate::ir::Tuple;
 use crate::portfolio::{decide, DecideOptions};
@@ -39,6 +39,8 @@ pub struct BatchOptions {
     pub input: InputFormat,
     /// How diagnostics are printed on stderr.
     pub diag_style: DiagStyle,
+    /// Colours in those diagnostics (`--color`).
+    pub diag_color: bool,
     /// Draw a progress bar on stderr.
     pub progress: bool,
     /// Only this shard of the tuples (`--shard i/n`).
@@ -54,6 +56,7 @@ impl Default for BatchOptions {
             select: Vec::new(),
             input: InputFormat::Auto,
             diag_style: DiagStyle::Short,
+            diag_color: false,
             progress: false,
             shard: None,
         }
@@ -175,11 +178,12 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
     let mut entries = Vec::new();
     let mut used = vec![false; opts.select.len()];
     for f in files {
-        let file = f.path.display().to_string();
+        let file = crate::frontend::display_name(&f.path);
         match load_file(&f.path, f.format) {
             Ok(module) => {
                 if module.tuples.is_empty() {
-                    eprintln!("warning: {file}: no tuple to prove");
+                    let (style, code) = (opts.diag_style, crate::diag::Code::NoTuple);
+                    eprint!("{}", warning_line(style, Some(&file), code, "no tuple to prove"));
                 }
                 for tuple in module.tuples.clone() {
                     for (i, p) in opts.select.iter().enumerate() {
@@ -193,7 +197,7 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                 }
             }
             Err(diags) => {
-                eprint!("{}", diags.render(opts.diag_style));
+                eprint!("{}", diags.render_colored(opts.diag_style, opts.diag_color));
                 entries.push(Entry::Done(TupleResult {
                     file,
                     tuple: None,
@@ -206,7 +210,9 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
     }
     for (p, used) in opts.select.iter().zip(used) {
         if !used {
-            eprintln!("warning: --tuple {} matches no tuple", p.as_str());
+            let message = format!("--tuple {} matches no tuple", p.as_str());
+            let code = crate::diag::Code::UnmatchedPattern;
+            eprint!("{}", warning_line(opts.diag_style, None, code, &message));
         }
     }
     entries

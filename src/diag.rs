@@ -1,9 +1,13 @@
 //! Diagnostics for bad input: every error carries its file, a labelled span and, where
 //! it helps, a hint. Rendered fancy (miette), short (`path:line:col: error: message`,
-//! codespan-reporting) or as JSON lines.
+//! codespan-reporting) or as JSON lines (severity, stable code, byte offsets and
+//! line/column ranges). Each diagnostic has a stable code (`code`), explained by
+//! `forex explain CODE`.
 
+pub mod code;
 mod suggest;
 
+pub use code::{Code, Severity};
 pub use suggest::suggest;
 
 use crate::ir::Loc;
@@ -36,11 +40,28 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     /// Secondary spans with their labels ("first declared here").
     pub related: Vec<(Range<usize>, String)>,
+    /// The stable code of this kind of problem (`diag::code`); the front end fills in
+    /// its phase's code for diagnostics built without one.
+    pub code: Option<Code>,
+    /// About the file as a whole (it could not be read): no position is shown.
+    pub whole_file: bool,
 }
 
 impl Diagnostic {
     pub fn new(message: impl Into<String>, span: Range<usize>) -> Diagnostic {
-        Diagnostic { message: message.into(), span, label: None, hint: None, related: Vec::new() }
+        Diagnostic {
+            message: message.into(),
+            span,
+            label: None,
+            hint: None,
+            related: Vec::new(),
+            code: None,
+            whole_file: false,
+        }
+    }
+    pub fn with_code(mut self, code: Code) -> Diagnostic {
+        self.code = Some(code);
+        self
     }
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = Some(label.into());
@@ -109,14 +130,23 @@ impl Diagnostics {
             .collect();
         Diagnostics { file: file.to_string(), messages, items, source: source.to_string() }
     }
-    /// A file that could not be read.
+    /// A file that could not be read: its path and the operating system's reason, at
+    /// no position (there is no text to point into).
     pub fn io(file: &str, err: &std::io::Error) -> Diagnostics {
-        let message = format!("cannot read {file}: {err}");
+        let message = format!("cannot read {file}: {}", os_reason(err));
+        let mut item = Diagnostic::new(message.clone(), 0..0).with_code(Code::CannotRead);
+        item.whole_file = true;
         Diagnostics {
             file: file.to_string(),
-            messages: vec![message.clone()],
-            items: vec![Diagnostic::new(message, 0..0)],
+            messages: vec![message],
+            items: vec![item],
             source: String::new(),
+        }
+    }
+    /// Gives every diagnostic without a code the code `code` (the front end's phase).
+    pub fn default_code(&mut self, code: Code) {
+        for d in &mut self.items {
+            d.code.get_or_insert(code);
         }
     }
     pub fn len(&self) -> usize {
@@ -137,11 +167,11 @@ impl Diagnostics {
     pub fn render(&self, style: DiagStyle) -> String {
         self.render_colored(style, false)
     }
-    /// Renders every diagnostic; `color` enables ANSI colours in the fancy style.
+    /// Renders every diagnostic; `color` enables ANSI colours (fancy and short styles).
     pub fn render_colored(&self, style: DiagStyle, color: bool) -> String {
         match style {
             DiagStyle::Fancy => self.render_fancy(color),
-            DiagStyle::Short => self.render_short(),
+            DiagStyle::Short => self.render_short(color),
             DiagStyle::Json => self.render_json(),
         }
     }
@@ -173,43 +203,137 @@ impl Diagnostics {
         out
     }
 
-    fn render_short(&self) -> String {
+    fn render_short(&self, color: bool) -> String {
         use codespan_reporting::diagnostic::{Diagnostic as CsDiag, Label};
         use codespan_reporting::files::SimpleFile;
-        use codespan_reporting::term::{self, termcolor::NoColor, Config, DisplayStyle};
+        use codespan_reporting::term::termcolor::{Ansi, NoColor, WriteColor};
+        use codespan_reporting::term::{self, Config, DisplayStyle};
         let file = SimpleFile::new(self.file.as_str(), self.source.as_str());
         let config = Config { display_style: DisplayStyle::Short, ..Config::default() };
-        let mut buf = NoColor::new(Vec::new());
+        let mut out = String::new();
         for d in &self.items {
+            if d.whole_file {
+                out.push_str(&format!("{}: error: {}\n", self.file, d.message));
+                continue;
+            }
             let span = clamp(&self.source, &d.span);
             let diag = CsDiag::error()
                 .with_message(&d.message)
                 .with_labels(vec![Label::primary((), span)]);
-            if term::emit(&mut buf, &config, &file, &diag).is_err() {
-                let loc = LineIndex::new(&self.source).loc(&self.source, d.span.start);
-                buf.get_mut()
-                    .extend(format!("{}:{}: error: {}\n", self.file, loc, d.message).into_bytes());
+            let emit = |w: &mut dyn WriteColor| term::emit(w, &config, &file, &diag);
+            let text = if color {
+                let mut buf = Ansi::new(Vec::new());
+                emit(&mut buf).map(|()| buf.into_inner())
+            } else {
+                let mut buf = NoColor::new(Vec::new());
+                emit(&mut buf).map(|()| buf.into_inner())
+            };
+            match text {
+                Ok(bytes) => out.push_str(&String::from_utf8_lossy(&bytes)),
+                Err(_) => {
+                    let loc = LineIndex::new(&self.source).loc(&self.source, d.span.start);
+                    out.push_str(&format!("{}:{}: error: {}\n", self.file, loc, d.message));
+                }
             }
         }
-        String::from_utf8_lossy(&buf.into_inner()).into_owned()
+        out
     }
 
+    /// One object per line: severity, code, message, label, hint, and the span as byte
+    /// offsets with 1-based line/column at both ends (`line`/`column` repeat the start;
+    /// all positions are null for a file that could not be read).
     fn render_json(&self) -> String {
+        let index = LineIndex::new(&self.source);
+        let point = |offset: usize| {
+            let loc = index.loc(&self.source, offset);
+            serde_json::json!({ "line": loc.line, "column": loc.col, "offset": offset })
+        };
         let mut out = String::new();
-        for (d, (start, end)) in self.items.iter().zip(self.positions()) {
+        for d in &self.items {
+            let span = clamp(&self.source, &d.span);
+            let (start, end) = if d.whole_file {
+                (serde_json::Value::Null, serde_json::Value::Null)
+            } else {
+                (point(span.start), point(span.end))
+            };
+            let related: Vec<serde_json::Value> = d
+                .related
+                .iter()
+                .map(|(r, label)| {
+                    let r = clamp(&self.source, r);
+                    serde_json::json!({ "start": point(r.start), "end": point(r.end), "label": label })
+                })
+                .collect();
             let value = serde_json::json!({
                 "file": self.file,
-                "line": start.line,
-                "column": start.col,
-                "end": { "line": end.line, "column": end.col },
+                "severity": Severity::Error.name(),
+                "code": d.code.map(Code::as_str),
+                "line": start.get("line"),
+                "column": start.get("column"),
+                "start": start,
+                "end": end,
                 "message": d.message,
                 "label": d.label,
                 "hint": d.hint,
+                "related": related,
             });
             out.push_str(&value.to_string());
             out.push('\n');
         }
         out
+    }
+}
+
+/// A warning that belongs to no source span (a file without tuples, an unused
+/// `--tuple` pattern) in the given style: a JSON object in the JSON style (so that
+/// JSON consumers never meet plain text), `warning: …` otherwise. Ends with a newline.
+pub fn warning_line(style: DiagStyle, file: Option<&str>, code: Code, message: &str) -> String {
+    message_line(style, Severity::Warning, file, code, message)
+}
+
+/// An error of the command line itself (a bad option value, nothing to do, an
+/// unwritable report), in the given style, as [`warning_line`]. Ends with a newline.
+pub fn usage_error_line(style: DiagStyle, message: &str) -> String {
+    message_line(style, Severity::Error, None, Code::Usage, message)
+}
+
+fn message_line(
+    style: DiagStyle,
+    severity: Severity,
+    file: Option<&str>,
+    code: Code,
+    message: &str,
+) -> String {
+    match style {
+        DiagStyle::Json => {
+            let value = serde_json::json!({
+                "file": file,
+                "severity": severity.name(),
+                "code": code.as_str(),
+                "line": null,
+                "column": null,
+                "start": null,
+                "end": null,
+                "message": message,
+                "label": null,
+                "hint": null,
+                "related": [],
+            });
+            format!("{value}\n")
+        }
+        DiagStyle::Fancy | DiagStyle::Short => match file {
+            Some(file) => format!("{}: {file}: {message}\n", severity.name()),
+            None => format!("{}: {message}\n", severity.name()),
+        },
+    }
+}
+
+/// The operating system's reason without Rust's `(os error N)` suffix.
+fn os_reason(err: &std::io::Error) -> String {
+    let text = err.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
     }
 }
 

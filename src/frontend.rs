@@ -5,7 +5,7 @@
 //! can overflow it even in unoptimised builds; the pre-scan and the builders bound the
 //! nesting depth anyway (`ir::MAX_DEPTH`).
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Code, Diagnostic, Diagnostics};
 use crate::ir::Module;
 use crate::syntax::{self, Format};
 use std::path::Path;
@@ -28,10 +28,31 @@ pub enum InputFormat {
 /// Stack size of the parsing thread.
 const PARSE_STACK: usize = 256 << 20;
 
-/// Reads, parses and checks one file. `name` is how reports and diagnostics name it.
+/// The path that stands for standard input on the command line.
+pub const STDIN_PATH: &str = "-";
+/// How diagnostics and reports name standard input.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// How reports and diagnostics name the file at `path` (`-` is `<stdin>`).
+pub fn display_name(path: &Path) -> String {
+    if path == Path::new(STDIN_PATH) {
+        STDIN_NAME.to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Reads, parses and checks one file; `-` reads standard input (to its end).
 pub fn load_file(path: &Path, format: InputFormat) -> Result<Module, Diagnostics> {
-    let name = path.display().to_string();
-    match std::fs::read(path) {
+    let name = display_name(path);
+    let read = if path == Path::new(STDIN_PATH) {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    };
+    match read {
         Ok(bytes) => load_source(&name, &bytes, format),
         Err(e) => Err(Diagnostics::io(&name, &e)),
     }
@@ -53,7 +74,8 @@ pub fn load_source(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
                 vec![Diagnostic::new(
                     "internal error in the front end (please report this input)",
                     0..0,
-                )],
+                )
+                .with_code(Code::Internal)],
             ))
         }),
         // No thread available: parse here (the depth limits still hold).
@@ -73,7 +95,8 @@ pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
                 at..at + 1,
             )
             .with_label("invalid byte")
-            .with_hint("save the file as UTF-8");
+            .with_hint("save the file as UTF-8")
+            .with_code(Code::NotUtf8);
             return Err(Diagnostics::new(name, &lossy, vec![d]));
         }
     };
@@ -106,16 +129,17 @@ pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
         if let (Some(hint), Some(first)) = (other, diags.first_mut()) {
             first.hint = Some(hint.to_string());
         }
-        return Err(Diagnostics::new(name, src, diags));
+        return Err(coded(Diagnostics::new(name, src, diags), Code::Syntax));
     };
     if fmt == Format::Fe && ast.programs.is_empty() && ast.tuples.is_empty() && diags.is_empty() {
         let d = Diagnostic::new("the file defines no programs and no tuples", 0..0)
             .with_label("empty")
-            .with_hint("a .fe file holds `program name { … }` and `tuple name { … }` definitions");
+            .with_hint("a .fe file holds `program name { … }` and `tuple name { … }` definitions")
+            .with_code(Code::EmptyFile);
         return Err(Diagnostics::new(name, src, vec![d]));
     }
     let (module, check_diags) = crate::check::check(&ast, name, src, fmt == Format::Forex);
-    diags.extend(check_diags);
+    with_phase_codes(&mut diags, check_diags);
     if diags.is_empty() {
         Ok(module)
     } else {
@@ -123,19 +147,40 @@ pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
     }
 }
 
+/// `diags` with `code` on every diagnostic that has none.
+fn coded(mut diags: Diagnostics, code: Code) -> Diagnostics {
+    diags.default_code(code);
+    diags
+}
+
+/// Appends the checker's diagnostics to the parser's, each phase's code on those
+/// without one.
+fn with_phase_codes(parsed: &mut Vec<Diagnostic>, checked: Vec<Diagnostic>) {
+    for d in parsed.iter_mut() {
+        d.code.get_or_insert(Code::Syntax);
+    }
+    parsed.extend(checked.into_iter().map(|mut d| {
+        d.code.get_or_insert(Code::Check);
+        d
+    }));
+}
+
 /// A hyena0 file: read into the syntax tree, checked like a `.fe` file.
 fn load_hyena(name: &str, src: &str) -> Result<Module, Diagnostics> {
     let stem = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned());
     let stem = stem.unwrap_or_else(|| "tuple".to_string());
     let (ast, mut diags, expected) = syntax::hyena::parse(src, &stem);
-    let Some(ast) = ast else { return Err(Diagnostics::new(name, src, diags)) };
+    let Some(ast) = ast else {
+        return Err(coded(Diagnostics::new(name, src, diags), Code::Syntax));
+    };
     if ast.programs.is_empty() && ast.tuples.is_empty() && diags.is_empty() {
         let d = Diagnostic::new("the file defines no programs and no queries", 0..0)
-            .with_label("empty");
+            .with_label("empty")
+            .with_code(Code::EmptyFile);
         return Err(Diagnostics::new(name, src, vec![d]));
     }
     let (mut module, check_diags) = crate::check::check(&ast, name, src, false);
-    diags.extend(check_diags);
+    with_phase_codes(&mut diags, check_diags);
     if !diags.is_empty() {
         return Err(Diagnostics::new(name, src, diags));
     }

@@ -23,5 +23,6 @@ pub mod report;
 pub mod smt;
 pub mod symex;
 pub mod syntax;
+pub mod vacuity;
 pub mod value;
 pub mod verdict;

@@ -129,6 +129,9 @@ pub struct Proof {
     /// Set when the proof is the refuter's exhaustive bounded search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exhaustive: Option<ExhaustiveSearch>,
+    /// Why the proof may say nothing (`vacuity`); reports show them at the result.
+    #[serde(skip)]
+    pub warnings: Vec<Warning>,
 }
 
 /// A proof by exhaustive bounded search: every ∀ run was explored (no ∀ loop can run
@@ -139,6 +142,14 @@ pub struct ExhaustiveSearch {
     pub unroll: u32,
     /// The ∀ paths explored at that bound, each shown to have no counterexample.
     pub forall_paths: u64,
+}
+
+/// Something a report should point out about a verdict that stands (a vacuous proof).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Warning {
+    /// Stable code (`diag::code`, `forex explain CODE`).
+    pub code: String,
+    pub message: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]

@@ -1,7 +1,6 @@
 //! `forex check`: parse and check files, one summary line per file.
 
 use super::choices::{DiagArg, InputArg};
-use crate::diag::DiagStyle;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -9,40 +8,37 @@ use std::path::PathBuf;
 ///
 /// Prints one line per file (programs and tuples found) or its diagnostics.
 /// Exits with 3 if any file has an error.
-///
-/// Example: forex check examples/*.fe
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  forex check examples/*.fe
+  forex check --diagnostics json examples/
+  cat examples/ni.fe | forex check -")]
 pub struct CheckArgs {
-    /// Files or folders to check (`.fe`, ForEx-format `.txt`, hyena0 files).
+    /// Files or folders to check (`.fe`, ForEx-format `.txt`, hyena0 files); `-` reads
+    /// standard input.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Input language; `auto` detects the ForEx format from its first section header.
-    #[arg(long, visible_alias = "input", value_enum, default_value_t = InputArg::Auto)]
-    pub format: InputArg,
+    /// (`--format` is the old spelling, still accepted.)
+    #[arg(long = "input", alias = "format", value_enum, default_value_t = InputArg::Auto)]
+    pub input: InputArg,
     /// How to print errors: fancy (default on a terminal), short (file:line:col) or json.
     #[arg(long, value_enum)]
     pub diagnostics: Option<DiagArg>,
 }
 
 pub fn main(args: CheckArgs) -> i32 {
-    use std::io::IsTerminal;
-    let tty = std::io::stderr().is_terminal();
-    let style = args.diagnostics.map(DiagStyle::from).unwrap_or(if tty {
-        DiagStyle::Fancy
-    } else {
-        DiagStyle::Short
-    });
+    let style = super::diag_style(args.diagnostics);
+    let color = super::stderr_color();
     let mut code = 0;
-    // Colours only on a terminal, and never when NO_COLOR is set (no-color.org).
-    let color = tty && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    for file in crate::batch::collect_files(&args.files, args.format.into()) {
-        let path = &file.path;
-        match crate::frontend::load_file(path, file.format) {
-            Ok(module) => outln!("{}: ok ({})", path.display(), summary(&module)),
+    for file in crate::batch::collect_files(&args.files, args.input.into()) {
+        let name = crate::frontend::display_name(&file.path);
+        match crate::frontend::load_file(&file.path, file.format) {
+            Ok(module) => outln!("{name}: ok ({})", summary(&module)),
             Err(diags) => {
                 code = 3;
                 let n = diags.len();
-                outln!("{}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
+                outln!("{name}: {n} error{}", if n == 1 { "" } else { "s" });
                 eprint!("{}", diags.render_colored(style, color));
             }
         }

@@ -47,6 +47,16 @@ impl From<DiagArg> for crate::diag::DiagStyle {
     }
 }
 
+/// When diagnostics are coloured (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
+pub enum ColorArg {
+    /// On a terminal, unless the NO_COLOR environment variable is set.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
 /// Which engines decide a tuple (`portfolio::EngineChoice`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
 pub enum EngineArg {

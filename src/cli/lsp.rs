@@ -10,7 +10,8 @@ use std::time::Duration;
 /// diagnostic on its name: verified (information), violated (error, with the
 /// counterexample) or unknown (warning, with the reason).
 #[derive(Args, Debug)]
-#[command(after_help = "Editor set-up: see the README (Neovim, VS Code, Helix).")]
+#[command(after_help = "Example (editors start it themselves; see the README for Neovim, VS Code \
+                         and Helix):\n  forex lsp --timeout 5")]
 pub struct LspArgs {
     /// Time limit per tuple when verifying on save, in seconds.
     #[arg(long, default_value_t = 10.0, value_name = "SECS")]

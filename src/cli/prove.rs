@@ -3,13 +3,12 @@
 use super::choices::{DiagArg, EngineArg, InputArg};
 use crate::batch::{self, BatchOptions};
 use crate::cancel::Cancel;
-use crate::diag::DiagStyle;
 use crate::portfolio::DecideOptions;
 use crate::prove::ProveOptions;
 use crate::refute::RefuteOptions;
 use crate::report::{render_github, render_human, render_json, render_junit, render_sarif};
 use clap::{Args, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -27,7 +26,8 @@ pub enum ReportFormat {
 
 /// Prove or refute every tuple in the given files and folders.
 ///
-/// Folders are searched recursively for `*.fe` and ForEx-format `*.txt` files. Each
+/// Folders are searched recursively for `*.fe` and ForEx-format `*.txt` files (`-`
+/// reads one file from standard input). Each
 /// tuple gets a verdict: verified (a proof was found), violated (a replayed
 /// counterexample), unknown (with the reason) or error (bad input). The exit code is the
 /// largest over all tuples: 0 verified, 1 violated, 2 unknown, 3 error.
@@ -36,7 +36,8 @@ pub enum ReportFormat {
 #[command(after_help = "Examples:
   forex prove examples/gni.fe
   forex prove --jobs 2 --format json ../shared/benchmarks/forex
-  forex prove --tuple 'gni*' --timeout 10 --explain examples/")]
+  forex prove --tuple 'gni*' --timeout 10 --explain examples/
+  forex prove --format sarif --output forex.sarif examples/")]
 pub struct ProveArgs {
     /// Files and folders.
     #[arg(required = true)]
@@ -80,6 +81,8 @@ pub struct ProveArgs {
     #[arg(long, value_name = "N", default_value_t = RefuteOptions::default().max_paths)]
     pub max_paths: u64,
     /// No progress bar.
+    /// No progress bar (there is none anyway when stderr is not a terminal, or with
+    /// `--format json` or `--diagnostics json`).
     #[arg(long, short)]
     pub quiet: bool,
     /// Input language of files given by name (folders: detected per file). `--format`
@@ -101,13 +104,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
         .collect::<Result<_, _>>()?;
     // An unwritable report path fails now, not after all the proving.
-    if let Some(path) = &args.output {
-        std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
+    super::check_writable(args.output.as_ref())?;
     if let Some(dir) = &args.dump_smt {
         std::fs::create_dir_all(dir).map_err(|e| format!("--dump-smt {}: {e}", dir.display()))?;
     }
@@ -128,12 +125,12 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         fail_fast: args.fail_fast,
         select,
         input: args.input.into(),
-        diag_style: args.diagnostics.map(DiagStyle::from).unwrap_or(if terminal {
-            DiagStyle::Fancy
-        } else {
-            DiagStyle::Short
-        }),
-        progress: terminal && !args.quiet,
+        diag_style: super::diag_style(args.diagnostics),
+        diag_color: super::stderr_color(),
+        progress: terminal
+            && !args.quiet
+            && args.format != ReportFormat::Json
+            && args.diagnostics != Some(DiagArg::Json),
         shard: args.shard,
     })
 }
@@ -145,13 +142,14 @@ pub fn main(args: ProveArgs) -> i32 {
     let opts = match options(&args) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprint!("{}", super::usage_error(args.diagnostics, &e));
             return 3;
         }
     };
     let report = batch::run(&args.paths, &opts, &root);
     if report.results.is_empty() && report.not_run.is_empty() && args.shard.is_none() {
-        eprintln!("error: no tuple to prove in the given paths");
+        let message = "no tuple to prove in the given paths";
+        eprint!("{}", super::usage_error(args.diagnostics, message));
         return 3;
     }
     let text = match args.format {
@@ -161,23 +159,8 @@ pub fn main(args: ProveArgs) -> i32 {
         ReportFormat::Sarif => render_sarif(&report),
         ReportFormat::Github => render_github(&report),
     };
-    let written = match &args.output {
-        Some(path) => {
-            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-        }
-        None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                // A closed pipe (`| head`) is the reader's choice, not an error.
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    Err(format!("cannot write the report: {e}"))
-                }
-                _ => Ok(()),
-            }
-        }
-    };
-    if let Err(e) = written {
-        eprintln!("error: {e}");
+    if let Err(e) = super::write_report(&text, args.output.as_ref()) {
+        eprint!("{}", super::usage_error(args.diagnostics, &e));
         return 3;
     }
     report.exit_code()

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 /// Work on JSON reports written by `forex prove --format json` or `forex test`.
 #[derive(Args, Debug)]
+#[command(after_help = "Example:\n  forex report merge shard1.json shard2.json --output all.json")]
 pub struct ReportArgs {
     #[command(subcommand)]
     pub command: ReportCommand,

@@ -1,8 +1,7 @@
 //! `forex run`: run one program concretely and print its final state.
 
-use super::choices::InputArg;
+use super::choices::{DiagArg, InputArg};
 use crate::cancel::Cancel;
-use crate::diag::DiagStyle;
 use crate::interp::{self, Replay, RunEnd};
 use crate::ir::{Module, Program, Quantifier, Tuple};
 use crate::value::Value;
@@ -23,11 +22,13 @@ use std::path::{Path, PathBuf};
 /// (a false `assume`, or the step limit); 3 bad input (unknown program or variable, bad value, too few choices).
 /// With --replay: 1 the counterexample was confirmed (the tuple is violated), 2 it was
 /// not, 3 bad input.
-///
-/// Example: forex run examples/gni.fe --program pad --set h=1 --set l=2 --choices 7
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  forex run examples/gni.fe --program pad --set h=1 --set l=2 --choices 7
+  forex prove --format json --output report.json examples/ni_leak.fe
+  forex run examples/ni_leak.fe --replay report.json")]
 pub struct RunArgs {
-    /// The file holding the program.
+    /// The file holding the program (`-` reads standard input).
     pub file: PathBuf,
     /// The program to run.
     #[arg(long, short)]
@@ -45,22 +46,28 @@ pub struct RunArgs {
     /// `observe;`, no bound for the others.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub observations: Option<u32>,
-    /// Replay a counterexample saved as JSON by `forex prove --format json`.
+    /// Replay a counterexample saved as JSON by `forex prove --format json` (a report,
+    /// or a bare counterexample; `-` reads it from standard input).
     #[arg(long, value_name = "CEX.json")]
     pub replay: Option<PathBuf>,
-    /// The tuple the counterexample belongs to (with --replay, when the file has several).
+    /// The tuple the counterexample belongs to (with --replay; needed only when the
+    /// report holds counterexamples of several tuples of this file).
     #[arg(long)]
     pub tuple: Option<String>,
-    /// Input language.
-    #[arg(long, visible_alias = "input", value_enum, default_value_t = InputArg::Auto)]
-    pub format: InputArg,
+    /// Input language. (`--format` is the old spelling, still accepted.)
+    #[arg(long = "input", alias = "format", value_enum, default_value_t = InputArg::Auto)]
+    pub input: InputArg,
+    /// How to print input errors (default: fancy on a terminal, short otherwise).
+    #[arg(long, value_enum)]
+    pub diagnostics: Option<DiagArg>,
 }
 
 pub fn main(args: RunArgs) -> i32 {
-    let module = match crate::frontend::load_file(&args.file, args.format.into()) {
+    let module = match crate::frontend::load_file(&args.file, args.input.into()) {
         Ok(m) => m,
         Err(diags) => {
-            eprint!("{}", diags.render(DiagStyle::Fancy));
+            let style = super::diag_style(args.diagnostics);
+            eprint!("{}", diags.render_colored(style, super::stderr_color()));
             return 3;
         }
     };
@@ -71,7 +78,7 @@ pub fn main(args: RunArgs) -> i32 {
     match result {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("error: {message}");
+            eprint!("{}", super::usage_error(args.diagnostics, &message));
             3
         }
     }
@@ -112,14 +119,14 @@ fn run(args: &RunArgs, module: &Module) -> Result<i32, String> {
         max_steps: args.max_steps,
         max_observations: args.observations.or(reactive.then_some(DEFAULT_RUN_OBSERVATIONS)),
     };
+    let file = crate::frontend::display_name(&args.file);
     let run = interp::run_program_observing(program, &mut state, &mut Replay::new(choices), limits)
-        .map_err(|e| format!("{}: {e}", args.file.display()))?;
+        .map_err(|e| format!("{file}: {e}"))?;
     print_observations(program, &run.observations);
     if let RunEnd::OutOfChoices { at } = run.end {
         return Err(format!(
             "the run needs more nondeterministic choices than the {given} given with --choices \
-             (the next one is at {}:{at})",
-            args.file.display()
+             (the next one is at {file}:{at})"
         ));
     }
     for (decl, value) in program.vars.iter().zip(&state) {
@@ -165,10 +172,19 @@ fn pick_program<'m>(module: &'m Module, name: Option<&str>) -> Result<&'m Progra
 
 /// `forex run --replay`: re-check a counterexample and print the replayed runs.
 fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let (cex, report_tuple) = crate::report::read_counterexample(&text, args.tuple.as_deref())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = crate::frontend::display_name(path);
+    let text = if path == Path::new(crate::frontend::STDIN_PATH) {
+        if args.file == path {
+            return Err("the program file and --replay cannot both be `-` (standard input)".into());
+        }
+        std::io::read_to_string(std::io::stdin().lock())
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|e| format!("cannot read {name}: {e}"))?;
+    let (cex, report_tuple) =
+        crate::report::read_counterexample(&text, args.tuple.as_deref(), &args.file)
+            .map_err(|e| format!("{name}: {e}"))?;
     let wanted = args.tuple.as_deref().or(report_tuple.as_deref());
     let tuple = pick_tuple(module, wanted)?;
     let state = cex.initial_state(tuple)?;

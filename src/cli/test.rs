@@ -3,12 +3,11 @@
 use super::choices::{DiagArg, InputArg, StrategyArg};
 use crate::batch::{self, execute, BatchOptions, ExecOptions};
 use crate::cancel::Cancel;
-use crate::diag::DiagStyle;
 use crate::hypertest::{hypertest_runs, TestOptions};
 use crate::ir::Tuple;
-use crate::report::{render_github, render_human, render_json, render_sarif};
+use crate::report::{render_github, render_human, render_json, render_junit, render_sarif};
 use clap::{Args, ValueEnum};
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,29 +17,39 @@ pub enum TestReportFormat {
     #[default]
     Human,
     Json,
+    Junit,
     /// SARIF 2.1.0, for GitHub code scanning.
     Sarif,
     /// GitHub Actions workflow annotations.
     Github,
 }
 
+/// How long the batch lets a tuple run past its search budget without `--timeout`: a
+/// backstop for a Z3 query that overruns the budget.
+const BUDGET_BACKSTOP: Duration = Duration::from_secs(30);
+
 /// Search for violations by running the programs concretely (hypertesting).
 ///
 /// Never reports `verified`: either `violated` with a replayed counterexample, or
 /// `unknown` with the number of runs and the hypercoverage reached.
-///
-/// Example: forex test --strategy evo --budget-ms 500 --seed 1 examples/ni_leak.fe
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:
+  forex test examples/ni_leak.fe
+  forex test --strategy evo --budget-ms 500 --seed 1 examples/ni_leak.fe
+  forex test --tuple 'leak*' --timeout 5 --format junit --output tests.xml examples/")]
 pub struct TestArgs {
-    /// Files and folders.
+    /// Files and folders (`-` reads one file from standard input).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// fuzz: random inputs; evo: hypercoverage-guided evolutionary search.
     #[arg(long, value_enum, default_value_t = StrategyArg::Evo)]
     pub strategy: StrategyArg,
-    /// Time budget per tuple, in milliseconds.
+    /// Search budget per tuple, in milliseconds.
     #[arg(long, default_value_t = 2000)]
     pub budget_ms: u64,
+    /// Hard time limit per tuple, in seconds (also caps the search budget).
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
     /// Random seed: the same seed runs the same sequence of tests (so gives the same
     /// result when --max-runs, not the time budget, ends the search).
     #[arg(long, default_value_t = 0)]
@@ -48,12 +57,22 @@ pub struct TestArgs {
     /// Stop each tuple's search after this many tests.
     #[arg(long, value_name = "N")]
     pub max_runs: Option<u64>,
+    /// Only tuples whose name matches (repeatable; `*` and `?` globs).
+    #[arg(long = "tuple", value_name = "NAME")]
+    pub tuples: Vec<String>,
     /// Report format on stdout.
     #[arg(long, value_enum, default_value_t = TestReportFormat::Human)]
     pub format: TestReportFormat,
+    /// Write the report to this file instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
     /// Tuples tested in parallel.
     #[arg(long, short, default_value_t = 1)]
     pub jobs: usize,
+    /// No progress bar (there is none anyway when stderr is not a terminal, or with
+    /// `--format json` or `--diagnostics json`).
+    #[arg(long, short)]
+    pub quiet: bool,
     /// Input language of files given by name (folders: detected per file).
     #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
     pub input: InputArg,
@@ -65,13 +84,38 @@ pub struct TestArgs {
     pub diagnostics: Option<DiagArg>,
 }
 
-pub fn main(args: TestArgs) -> i32 {
-    let terminal = std::io::stderr().is_terminal();
-    let default_style = if terminal { DiagStyle::Fancy } else { DiagStyle::Short };
+/// The batch options and the per-tuple limit, or what is wrong with the arguments.
+fn options(args: &TestArgs) -> Result<(BatchOptions, Option<Duration>), String> {
+    let timeout =
+        match args.timeout {
+            Some(secs) => Some(Duration::try_from_secs_f64(secs).map_err(|_| {
+                format!("--timeout {secs}: expected a non-negative number of seconds")
+            })?),
+            None => None,
+        };
+    let select = args
+        .tuples
+        .iter()
+        .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
+        .collect::<Result<_, _>>()?;
+    super::check_writable(args.output.as_ref())?;
     let opts = BatchOptions {
-        diag_style: args.diagnostics.map(DiagStyle::from).unwrap_or(default_style),
+        diag_style: super::diag_style(args.diagnostics),
+        diag_color: super::stderr_color(),
         input: args.input.into(),
+        select,
         ..BatchOptions::default()
+    };
+    Ok((opts, timeout))
+}
+
+pub fn main(args: TestArgs) -> i32 {
+    let (opts, timeout) = match options(&args) {
+        Ok(o) => o,
+        Err(e) => {
+            eprint!("{}", super::usage_error(args.diagnostics, &e));
+            return 3;
+        }
     };
     let files = batch::collect_files(&args.paths, opts.input);
     let mut entries = batch::load(&files, &opts);
@@ -79,18 +123,23 @@ pub fn main(args: TestArgs) -> i32 {
         shard.retain(&mut entries, &args.paths);
     }
     if entries.is_empty() && args.shard.is_none() {
-        eprintln!("error: no tuple to test in the given paths");
+        let message = "no tuple to test in the given paths";
+        eprint!("{}", super::usage_error(args.diagnostics, message));
         return 3;
     }
-    let budget = Duration::from_millis(args.budget_ms);
+    let mut budget = Duration::from_millis(args.budget_ms);
+    if let Some(limit) = timeout {
+        budget = budget.min(limit);
+    }
     let test_opts = TestOptions { strategy: args.strategy.into(), budget, seed: args.seed };
+    let json = args.format == TestReportFormat::Json || args.diagnostics == Some(DiagArg::Json);
     let exec = ExecOptions {
         jobs: args.jobs.max(1),
-        // The campaign stops itself at its budget; the batch deadline is only a backstop
-        // for a Z3 query that overruns it.
-        timeout: budget + Duration::from_secs(30),
+        // The campaign stops itself at its budget; without --timeout the batch deadline
+        // is only a backstop for a Z3 query that overruns it.
+        timeout: timeout.unwrap_or(budget + BUDGET_BACKSTOP),
         fail_fast: false,
-        progress: false,
+        progress: std::io::stderr().is_terminal() && !args.quiet && !json,
         grace: Duration::from_secs(5),
     };
     let max_runs = args.max_runs;
@@ -101,15 +150,13 @@ pub fn main(args: TestArgs) -> i32 {
     let text = match args.format {
         TestReportFormat::Human => render_human(&report, false),
         TestReportFormat::Json => render_json(&report),
+        TestReportFormat::Junit => render_junit(&report),
         TestReportFormat::Sarif => render_sarif(&report),
         TestReportFormat::Github => render_github(&report),
     };
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the report: {e}");
-            return 3;
-        }
+    if let Err(e) = super::write_report(&text, args.output.as_ref()) {
+        eprint!("{}", super::usage_error(args.diagnostics, &e));
+        return 3;
     }
     report.exit_code()
 }

@@ -31,7 +31,7 @@ pub fn from_front_end(uri: &Url, text: &str, diags: &Diagnostics) -> Vec<Diagnos
             Diagnostic {
                 range: map.range(&d.span),
                 severity: Some(DiagnosticSeverity::ERROR),
-                code: Some(NumberOrString::String("input".into())),
+                code: Some(NumberOrString::String(d.code.map_or("input", |c| c.as_str()).into())),
                 source: Some("forex".into()),
                 message,
                 related_information: (!related.is_empty()).then_some(related),
@@ -42,10 +42,18 @@ pub fn from_front_end(uri: &Url, text: &str, diags: &Diagnostics) -> Vec<Diagnos
 }
 
 /// A tuple's verdict at `range` (its name): information for verified, error for
-/// violated (with the counterexample), warning for unknown (with the reason).
+/// violated (with the counterexample), warning for unknown (with the reason) and for a
+/// vacuous proof (with the vacuity warnings).
 pub fn from_outcome(range: lsp_types::Range, tuple: &str, outcome: &Outcome) -> Diagnostic {
     let time = crate::report::millis(outcome.time) / 1000.0;
     let (severity, code, message) = match &outcome.verdict {
+        Verdict::Verified { proof } if !proof.warnings.is_empty() => {
+            let why: Vec<String> =
+                proof.warnings.iter().map(|w| format!("[{}] {}", w.code, w.message)).collect();
+            let why = why.join("\n");
+            let message = format!("⚠ `{tuple}` verified vacuously in {time:.2}s\n{why}");
+            (DiagnosticSeverity::WARNING, "vacuous", message)
+        }
         Verdict::Verified { .. } => (
             DiagnosticSeverity::INFORMATION,
             "verified",
@@ -67,5 +75,32 @@ pub fn from_outcome(range: lsp_types::Range, tuple: &str, outcome: &Outcome) -> 
         source: Some("forex".into()),
         message,
         ..Diagnostic::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verdict::{Engine, Proof, Stats, Warning};
+
+    fn verified(warnings: Vec<Warning>) -> Outcome {
+        Outcome {
+            verdict: Verdict::Verified { proof: Proof { warnings, ..Proof::default() } },
+            engine: Engine::Prove,
+            time: std::time::Duration::from_millis(20),
+            stats: Stats::default(),
+        }
+    }
+
+    #[test]
+    fn a_vacuous_proof_is_a_warning_with_its_reason() {
+        let range = lsp_types::Range::default();
+        let plain = from_outcome(range, "t", &verified(Vec::new()));
+        assert_eq!(plain.severity, Some(DiagnosticSeverity::INFORMATION));
+        let w = Warning { code: "W0101".into(), message: "no run reaches the end".into() };
+        let vacuous = from_outcome(range, "t", &verified(vec![w]));
+        assert_eq!(vacuous.severity, Some(DiagnosticSeverity::WARNING));
+        assert_eq!(vacuous.code, Some(NumberOrString::String("vacuous".into())));
+        assert!(vacuous.message.contains("[W0101] no run reaches the end"), "{}", vacuous.message);
     }
 }

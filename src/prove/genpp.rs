@@ -91,6 +91,8 @@ pub struct Prover<'t> {
     pub probe_failed: Vec<bool>,
     /// The ∃-only loop (copy, loop) being proved to terminate, with its ranking function.
     pub ranking: Option<(usize, &'t Stmt, Expr)>,
+    /// Path conditions at the tuple's ends, for the vacuity warnings.
+    pub ends: crate::vacuity::Ends,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
@@ -188,7 +190,10 @@ impl<'t> Prover<'t> {
 
     fn finish(&mut self, cfg: Cfg<'t>, mut acc: Acc, scope: Scope, end: &End) -> Res<Acc> {
         let (goal, what) = match end {
-            End::Post => (cfg.st.eval_bool(&self.tuple.post), "the postcondition"),
+            End::Post => {
+                self.ends.record(&cfg.st.pc);
+                (cfg.st.eval_bool(&self.tuple.post), "the postcondition")
+            }
             End::Inv(atoms) => (cfg.st.eval_all(atoms), "consecution"),
             End::Probe(atoms) => {
                 for (k, a) in atoms.iter().enumerate() {

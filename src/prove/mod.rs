@@ -51,6 +51,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         loop_instances: 0,
         probe_failed: Vec::new(),
         ranking: None,
+        ends: crate::vacuity::Ends::default(),
     };
     let main = Scope { floor: 0, conj: false };
     let mut vars = im::HashMap::new();
@@ -60,7 +61,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     }
     let mut st = SymState { vars, pc: im::Vector::new() };
     let pre = st.eval_bool(&tuple.pre);
-    st.pc.push_back(pre);
+    st.pc.push_back(pre.clone());
     let conts = tuple.copies.iter().map(|c| c.body.iter().map(Item::S).collect()).collect();
     let cfg = Cfg { conts, st, unrolled: 0 };
     let result = p.run(cfg, Acc::new(), main, &End::Post);
@@ -70,6 +71,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
                 loop_points: p.proof.clone(),
                 obligations: p.obligations,
                 exhaustive: None,
+                warnings: crate::vacuity::warnings(&pre, &p.ends, cancel),
             },
         },
         Err(f) => {

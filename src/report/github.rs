@@ -33,6 +33,17 @@ pub fn render_github(report: &Report) -> String {
         let _ = write!(props, ",title={}", escape_property(&title));
         let _ = writeln!(out, "::{level} {props}::{}", escape_data(&message));
     }
+    for r in &report.results {
+        for w in r.warnings() {
+            let mut props = format!("file={}", escape_property(&r.file));
+            if let Some(loc) = r.loc {
+                let _ = write!(props, ",line={},col={}", loc.line, loc.col);
+            }
+            let title = format!("forex: {} verified vacuously ({})", r.display_name(), w.code);
+            let _ = write!(props, ",title={}", escape_property(&title));
+            let _ = writeln!(out, "::warning {props}::{}", escape_data(&w.message));
+        }
+    }
     let c = report.counts();
     let _ = writeln!(
         out,
@@ -57,5 +68,13 @@ mod tests {
             assert!(a.starts_with("::error file=") || a.starts_with("::warning file="), "{a}");
         }
         assert_eq!(escape_property("a,b:c\n%"), "a%2Cb%3Ac%0A%25");
+    }
+
+    #[test]
+    fn a_vacuous_proof_is_a_warning_annotation() {
+        let text = render_github(&crate::report::tests::vacuous_sample());
+        let line = text.lines().find(|l| l.contains("vacuously")).expect("an annotation");
+        assert!(line.starts_with("::warning file=x.fe,line=3,col=1,title="), "{line}");
+        assert!(line.ends_with("::`pre` is unsatisfiable <&>"), "{line}");
     }
 }

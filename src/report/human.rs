@@ -159,6 +159,13 @@ fn details(r: &TupleResult, explain: bool) -> Option<String> {
                 "proof of {head}:\n{}",
                 indent(&proof_text(proof, o.stats.queries), 2)
             )),
+            Verdict::Verified { proof } if !proof.warnings.is_empty() => Some(
+                proof
+                    .warnings
+                    .iter()
+                    .map(|w| format!("warning[{}]: {head}: {}\n", w.code, w.message))
+                    .collect(),
+            ),
             Verdict::Verified { .. } => None,
         },
         // A diagnostic line already reads `path:line:col: error: message`.
@@ -184,6 +191,7 @@ fn summary_table(report: &Report) -> String {
             Some(e) if e.contradicted_by(r.verdict_name()) => {
                 format!("{} ✗ expected {}", r.verdict_name(), e.name())
             }
+            _ if !r.warnings().is_empty() => format!("{} (vacuous)", r.verdict_name()),
             _ => r.verdict_name().to_string(),
         };
         t.add_row(vec![r.display_name(), r.location(), verdict, engine, time]);
@@ -281,6 +289,16 @@ mod tests {
             out.contains("loop point 1: a@x.fe:4:3, c@x.fe:4:3; counts 1, 2; 3 candidates tried")
         );
         assert!(out.contains("invariant: a.i == c.i && a.o <= c.o"));
+    }
+
+    #[test]
+    fn vacuity_warnings_show_above_and_in_the_table() {
+        let out = render_human(&crate::report::tests::vacuous_sample(), false);
+        assert!(out.contains("warning[W0100]: ok (x.fe:3): `pre` is unsatisfiable <&>\n"), "{out}");
+        let row = out.lines().find(|l| l.starts_with("ok ")).unwrap();
+        assert!(row.contains("verified (vacuous)"), "{row}");
+        // Without warnings, no such text.
+        assert!(!render_human(&sample(), false).contains("vacuous"));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! existence checks.
 
 use super::{millis, Counts, Report, TupleResult};
-use crate::verdict::{Counterexample, Engine, Proof, Stats, Verdict};
+use crate::verdict::{Counterexample, Engine, Proof, Stats, Verdict, Warning};
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -35,6 +35,8 @@ struct JsonResult<'a> {
     /// The outcome the input file expects (`counterexample`, `no-counterexample`), or
     /// `null` when it says nothing (hyena0 files say it).
     expected: Option<crate::ir::ExpectedOutcome>,
+    /// Warnings about a verdict that stands (`code`, `message`): a vacuous proof.
+    warnings: &'a [Warning],
 }
 
 /// The proof with the work counters next to it ("invariants, counters").
@@ -65,6 +67,7 @@ fn result(r: &TupleResult) -> JsonResult<'_> {
         counterexample,
         proof,
         expected: r.expected,
+        warnings: r.warnings(),
     }
 }
 
@@ -123,10 +126,22 @@ mod tests {
         assert!(err["tuple"].is_null() && err["engine"].is_null() && err["time_ms"].is_null());
         assert!(err["reason"].as_str().unwrap().contains("unknown variable"));
 
+        assert!(results.iter().all(|r| r["warnings"] == serde_json::json!([])));
         let s = &v["summary"];
         for k in ["verified", "violated", "unknown", "error"] {
             assert_eq!(s[k], 1, "{k}");
         }
         assert_eq!(s["time_ms"], 1042.0);
+    }
+
+    #[test]
+    fn vacuity_warnings_are_listed_at_the_result() {
+        let v: Value =
+            serde_json::from_str(&render_json(&crate::report::tests::vacuous_sample())).unwrap();
+        let ok = &v["results"][0];
+        assert_eq!(ok["verdict"], "verified");
+        assert_eq!(ok["warnings"][0]["code"], "W0100");
+        assert_eq!(ok["warnings"][0]["message"], "`pre` is unsatisfiable <&>");
+        assert!(ok["proof"].get("warnings").is_none(), "listed once, at the result");
     }
 }

@@ -56,8 +56,22 @@ fn testcase<W: io::Write>(w: &mut Writer<W>, r: &TupleResult) -> io::Result<()> 
         ("time", time.as_str()),
     ]);
     let (tag, kind, message, body) = match r.outcome().map(|o| &o.verdict) {
-        Some(Verdict::Verified { .. }) => {
+        Some(Verdict::Verified { proof }) if proof.warnings.is_empty() => {
             el.write_empty()?;
+            return Ok(());
+        }
+        // JUnit has no warning level: a vacuous proof passes, with its warnings as output.
+        Some(Verdict::Verified { proof }) => {
+            let text: String = proof
+                .warnings
+                .iter()
+                .map(|w| format!("warning[{}]: {}\n", w.code, w.message))
+                .collect();
+            el.write_inner_content(|w| {
+                w.create_element("system-out")
+                    .write_text_content(BytesText::new(&xml_safe(&text)))?;
+                Ok(())
+            })?;
             return Ok(());
         }
         Some(Verdict::Violated { counterexample }) => (
@@ -196,5 +210,15 @@ pub(crate) mod tests {
         assert_eq!(kinds[1], ("skipped", "timeout after 1 s (the time limit was reached)"));
         assert_eq!(kinds[2].0, "error");
         assert!(kinds[2].1.contains("unknown variable `q`"));
+    }
+
+    #[test]
+    fn a_vacuous_proof_passes_with_its_warning_as_output() {
+        let xml = render_junit(&crate::report::tests::vacuous_sample());
+        let els = parse(&xml);
+        let root = &els.iter().find(|(n, _)| n == "testsuites").unwrap().1;
+        assert_eq!(root["failures"], "1", "still one failure: the vacuous proof passes");
+        assert!(els.iter().any(|(n, _)| n == "system-out"));
+        assert!(xml.contains("warning[W0100]: `pre` is unsatisfiable &lt;&amp;&gt;"), "{xml}");
     }
 }

@@ -20,7 +20,7 @@ pub use read::read_counterexample;
 pub use sarif::render_sarif;
 
 use crate::ir::Loc;
-use crate::verdict::{Engine, Outcome, Verdict, VerdictKind};
+use crate::verdict::{Engine, Outcome, Verdict, VerdictKind, Warning};
 use std::time::Duration;
 
 /// How one tuple (or one unloadable file) ended.
@@ -125,6 +125,13 @@ impl TupleResult {
         match &self.tuple {
             Some(t) => t.clone(),
             None => format!("({})", file_name(&self.file)),
+        }
+    }
+    /// Warnings about a verdict that stands (a vacuous proof); empty for most results.
+    pub fn warnings(&self) -> &[Warning] {
+        match &self.status {
+            Status::Done(Outcome { verdict: Verdict::Verified { proof }, .. }) => &proof.warnings,
+            _ => &[],
         }
     }
     /// `file:line` (or just `file`).
@@ -237,6 +244,7 @@ pub(crate) mod tests {
             }],
             obligations: 9,
             exhaustive: None,
+            warnings: Vec::new(),
         };
         let a = CopyRun {
             copy: "a".into(),
@@ -316,6 +324,20 @@ pub(crate) mod tests {
             stopped: None,
             time: Duration::from_millis(1042),
         }
+    }
+
+    /// [`sample`] with a vacuity warning on its verified tuple `ok`.
+    pub fn vacuous_sample() -> Report {
+        let mut r = sample();
+        if let Status::Done(Outcome { verdict: Verdict::Verified { proof }, .. }) =
+            &mut r.results[0].status
+        {
+            proof.warnings.push(Warning {
+                code: "W0100".into(),
+                message: "`pre` is unsatisfiable <&>".into(),
+            });
+        }
+        r
     }
 
     #[test]

@@ -92,11 +92,19 @@ pub struct Region {
 }
 
 /// The rules, in `ruleIndex` order: (id, level, description).
-const RULES: [(&str, &str, &str); 3] = [
+const RULES: [(&str, &str, &str); 4] = [
     ("violated", "error", "The tuple is violated: a replayed counterexample exists."),
     ("unknown", "warning", "The tuple could be neither proven nor refuted."),
     ("input-error", "error", "The file could not be read, parsed or type-checked."),
+    (
+        "vacuous",
+        "warning",
+        "The tuple is verified, but vacuously: pre is unsatisfiable or no run of the ∀ copies \
+         reaches the end.",
+    ),
 ];
+/// The index of the `vacuous` rule in [`RULES`].
+const VACUOUS: usize = 3;
 
 fn rule_index(r: &TupleResult) -> Option<usize> {
     match &r.status {
@@ -116,27 +124,36 @@ fn uri(file: &str) -> String {
     path.replace('%', "%25").replace(' ', "%20")
 }
 
+/// One SARIF result of rule `index` at `r`'s tuple.
+fn sarif_result(r: &TupleResult, index: usize, text: String) -> SarifResult {
+    let (id, level, _) = RULES[index];
+    let region = r.loc.map(|l| Region { start_line: l.line.max(1), start_column: l.col.max(1) });
+    SarifResult {
+        rule_id: id.into(),
+        rule_index: index,
+        level: level.into(),
+        message: Message { text },
+        locations: vec![Location {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation { uri: uri(&r.file) },
+                region,
+            },
+        }],
+    }
+}
+
 pub fn sarif_log(report: &Report) -> Log {
     let results = report
         .results
         .iter()
-        .filter_map(|r| {
-            let index = rule_index(r)?;
-            let (id, level, _) = RULES[index];
-            let region =
-                r.loc.map(|l| Region { start_line: l.line.max(1), start_column: l.col.max(1) });
-            Some(SarifResult {
-                rule_id: id.into(),
-                rule_index: index,
-                level: level.into(),
-                message: Message { text: problem(r)? },
-                locations: vec![Location {
-                    physical_location: PhysicalLocation {
-                        artifact_location: ArtifactLocation { uri: uri(&r.file) },
-                        region,
-                    },
-                }],
-            })
+        .flat_map(|r| {
+            let problem = rule_index(r).and_then(|i| Some(sarif_result(r, i, problem(r)?)));
+            let vacuous = r.warnings().iter().map(|w| {
+                let text =
+                    format!("{} verified vacuously [{}]: {}", r.display_name(), w.code, w.message);
+                sarif_result(r, VACUOUS, text)
+            });
+            problem.into_iter().chain(vacuous).collect::<Vec<_>>()
         })
         .collect();
     let rules = RULES
@@ -186,5 +203,17 @@ mod tests {
             assert_eq!(RULES[r.rule_index].0, r.rule_id);
             assert!(!r.locations[0].physical_location.artifact_location.uri.is_empty());
         }
+    }
+
+    #[test]
+    fn a_vacuous_proof_is_a_warning_result() {
+        let log = sarif_log(&crate::report::tests::vacuous_sample());
+        let vacuous: Vec<_> =
+            log.runs[0].results.iter().filter(|r| r.rule_id == "vacuous").collect();
+        assert_eq!(vacuous.len(), 1);
+        assert_eq!(vacuous[0].level, "warning");
+        assert!(vacuous[0].message.text.contains("W0100"), "{}", vacuous[0].message.text);
+        let region = vacuous[0].locations[0].physical_location.region.as_ref().unwrap();
+        assert_eq!(region.start_line, 3);
     }
 }

@@ -360,7 +360,8 @@ mod defects {
         let help = forex().args(["run", "--help"]).output().unwrap();
         let text = String::from_utf8(help.stdout).unwrap();
         let example = text.lines().find(|l| l.contains("forex run examples/")).expect("an example");
-        let args: Vec<&str> = example.split_whitespace().skip(2).collect();
+        let args: Vec<&str> =
+            example.split_whitespace().skip_while(|w| *w != "forex").skip(1).collect();
         forex().args(&args).assert().success();
     }
 

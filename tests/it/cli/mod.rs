@@ -2,7 +2,9 @@
 
 mod check;
 mod editor;
+mod neovim;
 mod prove;
 mod refute;
 mod report_snapshots;
+mod rough_edges;
 mod run_test;

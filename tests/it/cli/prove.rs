@@ -215,6 +215,7 @@ fn json_fields_and_summary() {
         "expected",
         "counterexample",
         "proof",
+        "warnings",
     ];
     let mut counts: HashMap<String, u64> = HashMap::new();
     for r in results {
