@@ -91,6 +91,11 @@ pub struct Prover<'t> {
     pub probe_failed: Vec<bool>,
     /// The ∃-only loop (copy, loop) being proved to terminate, with its ranking function.
     pub ranking: Option<(usize, &'t Stmt, Expr)>,
+    /// Schedule ∃ copies after every waiting ∀ loop, so that their choices can depend on
+    /// what the ∀ loops computed (the second schedule tried, see `prove`).
+    pub defer_exists: bool,
+    /// Every candidate attempt in order, one line each (for `--explain` on `unknown`).
+    pub tried: Vec<String>,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
@@ -150,10 +155,14 @@ impl<'t> Prover<'t> {
             if self.cancel.is_cancelled() {
                 return Err(Fail::stopped());
             }
-            let ready = (0..cfg.conts.len()).find(|&i| match cfg.conts[i].front() {
-                Some(Item::S(Stmt::While { .. })) | None => false,
-                Some(_) => true,
-            });
+            let at_loop =
+                |i: usize| matches!(cfg.conts[i].front(), Some(Item::S(Stmt::While { .. })));
+            let forall_waits = self.defer_exists
+                && (0..cfg.conts.len())
+                    .any(|i| at_loop(i) && self.quantifier(i) == Quantifier::Forall);
+            let held = |i: usize| forall_waits && self.quantifier(i) == Quantifier::Exists;
+            let ready =
+                (0..cfg.conts.len()).find(|&i| !(cfg.conts[i].is_empty() || at_loop(i) || held(i)));
             let Some(i) = ready else {
                 if cfg.conts.iter().all(|c| c.is_empty()) {
                     return self.finish(cfg, acc, scope, end);
@@ -414,13 +423,15 @@ impl<'t> Prover<'t> {
             Stmt::While { loc, .. } => *loc,
             _ => Default::default(),
         };
-        Err(Fail {
-            kind: if last.is_unknown() { last.kind } else { FailKind::Invalid },
-            msg: format!(
-                "the ∃-only loop {}@{}:{} could not be shown to exit for the chosen choices ({})",
-                self.tuple.copies[j].name, self.tuple.file, loc, last.msg
-            ),
-        })
+        let kind = if last.is_unknown() { last.kind } else { FailKind::Invalid };
+        let head = format!(
+            "the ∃-only loop {}@{}:{} could not be shown to exit for the chosen choices",
+            self.tuple.copies[j].name, self.tuple.file, loc
+        );
+        // An unrolled iteration that failed at this same loop already says so.
+        let msg =
+            if last.msg.starts_with(&head) { last.msg } else { format!("{head} ({})", last.msg) };
+        Err(Fail { kind, msg })
     }
 }
 
