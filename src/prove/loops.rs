@@ -194,7 +194,11 @@ impl<'t> Prover<'t> {
         let mut last: Option<Fail>;
         let mut cands = Vec::new();
         // Attempts with one conjunct dropped, for this alignment.
-        let mut drop_budget = DROP_ONE_BUDGET;
+        // Only ∃ bodies that choose let conjuncts pick different choices each.
+        let chooses = align.iter().any(|al| {
+            self.quantifier(al.copy) == Quantifier::Exists && super::genpp::has_choice(al.body())
+        });
+        let mut drop_budget = if chooses { DROP_ONE_BUDGET } else { 0 };
         loop {
             // Drop the conjuncts that are not preserved on their own, until none fails.
             if set.len() > 1 {
@@ -541,7 +545,7 @@ impl<'t> Prover<'t> {
 const MAX_TRIED_LOGGED: usize = 200;
 
 /// At most this many attempts per alignment drop one conjunct from a jointly failing set.
-const DROP_ONE_BUDGET: usize = 12;
+const DROP_ONE_BUDGET: usize = 8;
 
 /// Iteration-count vectors with entries in 1..=bound, all-ones first, without common
 /// factors (counts (2,2) repeat (1,1)).

@@ -97,17 +97,25 @@ pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarI
             let (ga, gb) = (guard_vars(a), guard_vars(b));
             for (x, cx) in counters(tuple, a.body()) {
                 for (y, cy) in counters(tuple, b.body()) {
-                    if !ga.contains(&x) && !gb.contains(&y) {
+                    // Guard counters only: they are what simultaneous termination needs.
+                    if !ga.contains(&x) || !gb.contains(&y) {
                         continue;
                     }
                     let (kx, ky) = (i64::from(b.count) * cy, i64::from(a.count) * cx);
                     let g = num_integer::gcd(kx, ky);
-                    let (kx, ky) = (kx / g, ky / g);
+                    // Normalised: coprime, the first coefficient positive.
+                    let sign = if kx < 0 { -1 } else { 1 };
+                    let (kx, ky) = (sign * kx / g, sign * ky / g);
                     let moved = |v: VarId, k: i64| {
                         let d =
                             Expr::binary(BinOp::Sub, var_expr(v), Expr::var(ghost(v), Type::Int));
                         scaled(k, d)
                     };
+                    // Equal steps of one variable: the equality mined above says more
+                    // whenever it starts true.
+                    if kx == ky && same_name(x, y) {
+                        continue;
+                    }
                     push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
                 }
             }

@@ -119,10 +119,7 @@ fn counters_in_a_two_to_one_alignment() {
     // b can add at most m <= n/2 < n.
     let reason = unknown(RATIO, "twice_capped", false);
     assert!(reason.contains("closest: candidate `a.o == b.o"), "{reason}");
-    assert!(
-        reason.contains("is not preserved by the loops at a@t.fe:5:3 and b@t.fe:15:3"),
-        "{reason}"
-    );
+    assert!(reason.contains("the loops at a@t.fe:5:3 and b@t.fe:15:3 run 1:1"), "{reason}");
 }
 
 /// ∃-only loops: exit by a flag the choice sets, and by a `!=` guard.
@@ -146,6 +143,21 @@ program walk {
   int x, o;
   o = 0;
   while (x != 0) { if (*) { x = x - 1; } else { x = x + 1; } o = o + 1; }
+}
+program fill {
+  bool done; int x;
+  x = 0; done = false;
+  while (!done) { x = x + 1; done = *; }
+}
+tuple reach_ten {
+  forall a: set;
+  exists b: fill;
+  post b.x >= 10;
+}
+tuple reach_ten_exactly_once {
+  forall a: set;
+  exists b: fill;
+  post b.x >= 10 && b.x <= 1;
 }
 tuple count_to {
   forall a: set;
@@ -177,6 +189,15 @@ fn exists_loop_exits_when_its_flag_choice_says_so() {
     assert!(lp.invariant.contains("ranking function"), "{lp:?}");
     // The loop runs at least once, so a.o == 0 cannot be matched.
     unknown(EXISTS_LOOPS, "count_to_zero", false);
+}
+
+#[test]
+fn exists_loop_ranked_by_the_distance_the_postcondition_names() {
+    let proof = verified(EXISTS_LOOPS, "reach_ten");
+    assert!(proof.loop_points[0].invariant.contains("(10 - b.x)"), "{proof:?}");
+    let reason = unknown(EXISTS_LOOPS, "reach_ten_exactly_once", false);
+    // One message for the loop, not one per unrolled iteration.
+    assert_eq!(reason.matches("could not be shown to exit").count(), 1, "{reason}");
 }
 
 #[test]
