@@ -83,7 +83,8 @@ pub struct Prover<'t> {
     pub obligations: u64,
     pub proof: Vec<LoopPointProof>,
     /// The most informative failure seen so far (for the `unknown` reason).
-    pub closest: Option<String>,
+    /// With its rank (`loops::CLOSEST_*`): only a more informative failure replaces it.
+    pub closest: Option<(u8, String)>,
     pub saw_unknown: Option<String>,
     /// Loop points reached so far (numbers their ghost variables).
     pub loop_instances: u32,

@@ -110,12 +110,13 @@ impl<'t> Prover<'t> {
         }
         let tried = self.candidates - tried_before;
         let closest = match (&self.closest, last) {
-            (Some(c), _) => format!("; closest: {c}"),
+            (Some((_, c)), _) => format!("; closest: {c}"),
             (None, Some(f)) => format!("; last failure: {}", f.msg),
             (None, None) => String::new(),
         };
-        if self.closest.is_none() {
-            self.closest = outer_closest;
+        // The enclosing search keeps the more informative of its own and this one's.
+        if let Some((rank, c)) = outer_closest {
+            self.note_closest(rank, c);
         }
         Err(Fail {
             kind: if self.saw_unknown.is_some() {
@@ -345,34 +346,35 @@ impl<'t> Prover<'t> {
         let mut a = acc.clone();
         let init = cfg.st.eval_all(&atoms);
         self.oblige(&mut a, &cfg.st, &init, scope, "initiation").map_err(Attempt::Init)?;
+        let text = self.inv_text(&atoms);
+        let locs = align.iter().map(|al| self.loop_name(al.copy, al.stmt)).join(" and ");
+        let run = if align.len() > 1 {
+            format!(" run {}", align.iter().map(|al| al.count.to_string()).join(":"))
+        } else {
+            String::new()
+        };
+        let loops = if align.len() == 1 { "loop" } else { "loops" };
         if let Err(f) = self.termination(cfg, align, &atoms) {
-            // Second best for the reason, after a candidate that is not preserved.
-            if self.closest.is_none() {
-                let text = self.inv_text(&atoms);
-                let counts = align.iter().map(|al| al.count.to_string()).join(":");
-                let locs = align.iter().map(|al| self.loop_name(al.copy, al.stmt)).join(" and ");
-                self.closest = Some(format!(
-                    "candidate `{text}` does not make the loops at {locs} run {counts} exit together"
-                ));
+            if atoms.is_empty() {
+                return Err(Attempt::Term(f));
             }
+            let c =
+                format!("candidate `{text}` does not make the loops at {locs}{run} exit together");
+            self.note_closest(CLOSEST_TERM, c);
             return Err(Attempt::Term(f));
         }
         let a = self.consecution(cfg, &a, scope, align, &atoms, End::Inv(atoms.clone()));
         let a = a.map_err(|f| {
-            let text = self.inv_text(&atoms);
-            let locs = align.iter().map(|al| self.loop_name(al.copy, al.stmt)).join(" and ");
-            let counts = align.iter().map(|al| al.count.to_string()).join(":");
-            let loops = if align.len() == 1 { "loop" } else { "loops" };
-            let what =
-                if f.is_unknown() { "could not be shown preserved" } else { "is not preserved" };
-            let mut c = format!("candidate `{text}` {what} by the {loops} at {locs}");
-            if align.len() > 1 {
-                c.push_str(&format!(" run {counts}"));
-            }
-            if f.is_unknown() {
-                c.push_str(&format!(" ({})", f.msg));
-            }
-            self.closest = Some(c);
+            let c = if f.is_unknown() {
+                format!(
+                    "candidate `{text}` could not be shown preserved by the {loops} at \
+                     {locs}{run} ({})",
+                    f.msg
+                )
+            } else {
+                format!("candidate `{text}` is not preserved by the {loops} at {locs}{run}")
+            };
+            self.note_closest(CLOSEST_CONS, c);
             Attempt::Cons(f)
         })?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
@@ -386,18 +388,37 @@ impl<'t> Prover<'t> {
             next.st.pc.push_back(g.not());
             next.conts[al.copy].pop_front();
         }
-        let mut text = self.inv_text(&atoms);
+        let mut proved = text.clone();
         if let Some(r) = self.ranking_for(align) {
-            text =
+            proved =
                 format!("{text} (ranking function {})", crate::pretty::tuple_expr(self.tuple, &r));
         }
-        self.record(align, text, start);
+        self.record(align, proved, start);
         match self.run(next, a, scope, end) {
             Ok(a) => Ok(a),
             Err(f) => {
                 self.proof.truncate(mark);
+                if f.kind == FailKind::Invalid && !atoms.is_empty() {
+                    let it = if align.len() == 1 { "it" } else { "them" };
+                    let c = format!(
+                        "candidate `{text}` is an invariant of the {loops} at {locs}{run}, but \
+                         after {it}: {} fails",
+                        f.msg
+                    );
+                    self.note_closest(CLOSEST_LATER, c);
+                }
                 Err(Attempt::Later(f))
             }
+        }
+    }
+
+    /// Keeps `text` as the closest failure unless a more informative one is known.
+    fn note_closest(&mut self, rank: u8, text: String) {
+        // Among failed consecutions the latest (the smallest set) is closest; among the
+        // others the first (the strongest candidate).
+        let replaces = |r: u8| r < rank || (r == rank && rank == CLOSEST_CONS);
+        if self.closest.as_ref().is_none_or(|(r, _)| replaces(*r)) {
+            self.closest = Some((rank, text));
         }
     }
 
@@ -540,6 +561,12 @@ impl<'t> Prover<'t> {
         Ok(if separate { acc.clone() } else { r })
     }
 }
+
+/// How informative a failed candidate is for the reason: not preserved beats not ending
+/// the loops together, which beats an invariant too weak for what follows the loops.
+const CLOSEST_CONS: u8 = 3;
+const CLOSEST_TERM: u8 = 2;
+const CLOSEST_LATER: u8 = 1;
 
 /// At most this many attempts are logged for `--explain`.
 const MAX_TRIED_LOGGED: usize = 200;

@@ -75,7 +75,14 @@ fn exists_code_waits_for_a_forall_loop_it_depends_on() {
     assert_eq!(proof.loop_points[0].loops, vec!["s@t.fe:4:3".to_string()]);
     assert!(proof.loop_points[0].invariant.contains("s.o >= old(s.o)"), "{proof:?}");
     // With k false at the start the loop adds nothing, and d >= 1 cannot match.
-    unknown(SCHEDULE, "catch_up_positive", false);
+    let reason = unknown(SCHEDULE, "catch_up_positive", false);
+    assert!(
+        reason.contains(
+            "closest: candidate `s.o >= old(s.o)` is an invariant of the loop at s@t.fe:4:3, \
+             but after it: the postcondition fails"
+        ),
+        "{reason}"
+    );
 }
 
 /// `fast` runs twice as often as `slow`, whose choice adds 2 per iteration.
