@@ -1,7 +1,10 @@
 //! Mining candidate invariant atoms for one alignment, in priority order: user hints,
 //! pre/post conjuncts over modified variables, equalities of guard variables between
 //! copies, equalities of other modified variables between copies, and linear relations
-//! `a.v == k * b.v` between copies whose iteration counts differ by the factor k; then
+//! `a.v == k * b.v` between copies whose iteration counts differ by the factor k, and
+//! lockstep relations between different guard counters stepped by constants
+//! (`a.i - old(a.i) == 2 * (b.j - old(b.j))` for counts 2:1); then per copy of a loop that
+//! runs alone its monotone counters (`x >= old(x)`); then
 //! per copy the guard weakened to its closure (`x < y` gives `x <= y`) and preserved
 //! differences `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the
 //! loop point (a ghost variable, see `ghost`).
@@ -111,9 +114,9 @@ pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarI
                             Expr::binary(BinOp::Sub, var_expr(v), Expr::var(ghost(v), Type::Int));
                         scaled(k, d)
                     };
-                    // Equal steps of one variable: the equality mined above says more
-                    // whenever it starts true.
-                    if kx == ky && same_name(x, y) {
+                    // One variable in both copies: the (scaled) equalities mined above
+                    // cover it whenever they start true.
+                    if same_name(x, y) {
                         continue;
                     }
                     push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
