@@ -3,11 +3,11 @@
 //! copies, equalities of other modified variables between copies, and linear relations
 //! `a.v == k * b.v` between copies whose iteration counts differ by the factor k, and
 //! lockstep relations between different guard counters stepped by constants
-//! (`a.i - old(a.i) == 2 * (b.j - old(b.j))` for counts 2:1); then per copy of a loop that
-//! runs alone its monotone counters (`x >= old(x)`); then
-//! per copy the guard weakened to its closure (`x < y` gives `x <= y`) and preserved
-//! differences `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the
-//! loop point (a ghost variable, see `ghost`).
+//! (`a.i - old(a.i) == 2 * (b.j - old(b.j))` for counts 2:1); then per copy the guard
+//! weakened to its closure (`x < y` gives `x <= y`), and for a loop that runs alone its
+//! monotone counters (`x >= old(x)`) and preserved differences
+//! `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the loop point (a
+//! ghost variable, see `ghost`).
 
 use super::loops::Aligned;
 use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, VarId};
