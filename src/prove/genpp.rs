@@ -83,7 +83,8 @@ pub struct Prover<'t> {
     pub obligations: u64,
     pub proof: Vec<LoopPointProof>,
     /// The most informative failure seen so far (for the `unknown` reason).
-    pub closest: Option<String>,
+    /// With its rank (`loops::CLOSEST_*`): only a more informative failure replaces it.
+    pub closest: Option<(u8, String)>,
     pub saw_unknown: Option<String>,
     /// Loop points reached so far (numbers their ghost variables).
     pub loop_instances: u32,
@@ -93,6 +94,11 @@ pub struct Prover<'t> {
     pub ranking: Option<(usize, &'t Stmt, Expr)>,
     /// Path conditions at the tuple's ends, for the vacuity warnings.
     pub ends: crate::vacuity::Ends,
+    /// Schedule ∃ copies after every waiting ∀ loop, so that their choices can depend on
+    /// what the ∀ loops computed (the second schedule tried, see `prove`).
+    pub defer_exists: bool,
+    /// Every candidate attempt in order, one line each (for `--explain` on `unknown`).
+    pub tried: Vec<String>,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
@@ -152,10 +158,14 @@ impl<'t> Prover<'t> {
             if self.cancel.is_cancelled() {
                 return Err(Fail::stopped());
             }
-            let ready = (0..cfg.conts.len()).find(|&i| match cfg.conts[i].front() {
-                Some(Item::S(Stmt::While { .. })) | None => false,
-                Some(_) => true,
-            });
+            let at_loop =
+                |i: usize| matches!(cfg.conts[i].front(), Some(Item::S(Stmt::While { .. })));
+            let forall_waits = self.defer_exists
+                && (0..cfg.conts.len())
+                    .any(|i| at_loop(i) && self.quantifier(i) == Quantifier::Forall);
+            let held = |i: usize| forall_waits && self.quantifier(i) == Quantifier::Exists;
+            let ready =
+                (0..cfg.conts.len()).find(|&i| !(cfg.conts[i].is_empty() || at_loop(i) || held(i)));
             let Some(i) = ready else {
                 if cfg.conts.iter().all(|c| c.is_empty()) {
                     return self.finish(cfg, acc, scope, end);
@@ -419,13 +429,15 @@ impl<'t> Prover<'t> {
             Stmt::While { loc, .. } => *loc,
             _ => Default::default(),
         };
-        Err(Fail {
-            kind: if last.is_unknown() { last.kind } else { FailKind::Invalid },
-            msg: format!(
-                "the ∃-only loop {}@{}:{} could not be shown to exit for the chosen choices ({})",
-                self.tuple.copies[j].name, self.tuple.file, loc, last.msg
-            ),
-        })
+        let kind = if last.is_unknown() { last.kind } else { FailKind::Invalid };
+        let head = format!(
+            "the ∃-only loop {}@{}:{} could not be shown to exit for the chosen choices",
+            self.tuple.copies[j].name, self.tuple.file, loc
+        );
+        // An unrolled iteration that failed at this same loop already says so.
+        let msg =
+            if last.msg.starts_with(&head) { last.msg } else { format!("{head} ({})", last.msg) };
+        Err(Fail { kind, msg })
     }
 }
 

@@ -110,12 +110,13 @@ impl<'t> Prover<'t> {
         }
         let tried = self.candidates - tried_before;
         let closest = match (&self.closest, last) {
-            (Some(c), _) => format!("; closest failed consecution: {c}"),
+            (Some((_, c)), _) => format!("; closest: {c}"),
             (None, Some(f)) => format!("; last failure: {}", f.msg),
             (None, None) => String::new(),
         };
-        if self.closest.is_none() {
-            self.closest = outer_closest;
+        // The enclosing search keeps the more informative of its own and this one's.
+        if let Some((rank, c)) = outer_closest {
+            self.note_closest(rank, c);
         }
         Err(Fail {
             kind: if self.saw_unknown.is_some() {
@@ -123,7 +124,11 @@ impl<'t> Prover<'t> {
             } else {
                 FailKind::NoInvariant
             },
-            msg: format!("no invariant among {tried} candidates for the loops at {locs}{closest}"),
+            msg: format!(
+                "no invariant among {tried} candidates for the loops at {locs} ({} loop point(s) \
+                 proved before it on this path){closest}",
+                self.proof.len()
+            ),
         })
     }
 
@@ -160,7 +165,8 @@ impl<'t> Prover<'t> {
             }
         }
         let cfg = &cfg;
-        let atoms = mine::atoms(self.tuple, align, &ghost);
+        let mut atoms = self.ranking_atoms(align);
+        atoms.extend(mine::atoms(self.tuple, align, &ghost));
         // Initiation filter in priority order: all atoms at once when they are jointly
         // initial (the usual case), otherwise greedily one by one.
         let mut atoms: Vec<Expr> = atoms.into_iter().fold(Vec::new(), |mut v, a| {
@@ -188,6 +194,12 @@ impl<'t> Prover<'t> {
         }
         let mut last: Option<Fail>;
         let mut cands = Vec::new();
+        // Attempts with one conjunct dropped, for this alignment.
+        // Only ∃ bodies that choose let conjuncts pick different choices each.
+        let chooses = align.iter().any(|al| {
+            self.quantifier(al.copy) == Quantifier::Exists && super::genpp::has_choice(al.body())
+        });
+        let mut drop_budget = if chooses { DROP_ONE_BUDGET } else { 0 };
         loop {
             // Drop the conjuncts that are not preserved on their own, until none fails.
             if set.len() > 1 {
@@ -204,12 +216,34 @@ impl<'t> Prover<'t> {
                     }
                 }
             }
-            match self.attempt(cfg, acc, scope, end, align, &Cand::Atoms(set.clone()), false, start)
-            {
+            let r =
+                self.attempt(cfg, acc, scope, end, align, &Cand::Atoms(set.clone()), false, start);
+            match r {
                 Ok(a) => return Ok(a),
                 Err(Attempt::Cons(f)) if !set.is_empty() => {
-                    // Preserved one by one but not jointly (or the probe was inconclusive).
+                    // Preserved one by one but not jointly (or the probe was inconclusive):
+                    // with ∃ choices in the bodies each conjunct may pick its own, so one
+                    // can exclude another. Try the sets with one conjunct less, latest
+                    // first, before giving up on the last conjunct.
                     last = Some(f);
+                    for k in (0..set.len().saturating_sub(1)).rev() {
+                        if drop_budget == 0 || self.cancel.is_cancelled() {
+                            break;
+                        }
+                        drop_budget -= 1;
+                        let mut trial = set.clone();
+                        trial.remove(k);
+                        let cand = Cand::Atoms(trial);
+                        match self.attempt(cfg, acc, scope, end, align, &cand, false, start) {
+                            Ok(a) => return Ok(a),
+                            Err(
+                                Attempt::Init(f)
+                                | Attempt::Term(f)
+                                | Attempt::Cons(f)
+                                | Attempt::Later(f),
+                            ) => last = Some(f),
+                        }
+                    }
                     set.pop();
                     if self.cancel.is_cancelled() {
                         break;
@@ -236,8 +270,54 @@ impl<'t> Prover<'t> {
         Err(last.unwrap_or_else(|| Fail::invalid("no candidate")))
     }
 
+    /// One candidate attempt, logged for `--explain` (see `Prover::tried`).
     #[allow(clippy::too_many_arguments)]
     fn attempt(
+        &mut self,
+        cfg: &Cfg<'t>,
+        acc: &Acc,
+        scope: Scope,
+        end: &End,
+        align: &[Aligned<'t>],
+        cand: &Cand,
+        count: bool,
+        start: u64,
+    ) -> Result<Acc, Attempt> {
+        let r = self.attempt_inner(cfg, acc, scope, end, align, cand, count, start);
+        if self.tried.len() < MAX_TRIED_LOGGED {
+            let text = match cand {
+                Cand::Atoms(atoms) => format!("`{}`", self.inv_text(atoms)),
+                Cand::Unreachable => "unreachable".to_string(),
+            };
+            let outcome = match &r {
+                Ok(_) => "proved".to_string(),
+                Err(Attempt::Init(f)) if f.is_unknown() => {
+                    format!("initiation undecided ({})", f.msg)
+                }
+                Err(Attempt::Init(_)) => "does not hold on reaching the loops".to_string(),
+                Err(Attempt::Term(_)) => "does not make the loops exit together".to_string(),
+                Err(Attempt::Cons(f)) if f.is_unknown() => {
+                    format!("consecution undecided ({})", f.msg)
+                }
+                Err(Attempt::Cons(_)) => "is not preserved by the loops".to_string(),
+                Err(Attempt::Later(f)) => format!("holds, but after the loops: {}", f.msg),
+            };
+            let line = format!("{}: {text} {outcome}", self.alignment_text(align));
+            self.tried.push(line);
+        }
+        r
+    }
+
+    /// `a@f:4:3 ×2, b@f:9:3 ×1`: the loops of an alignment with their counts.
+    pub(super) fn alignment_text(&self, align: &[Aligned<'t>]) -> String {
+        align
+            .iter()
+            .map(|al| format!("{} ×{}", self.loop_name(al.copy, al.stmt), al.count))
+            .join(", ")
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn attempt_inner(
         &mut self,
         cfg: &Cfg<'t>,
         acc: &Acc,
@@ -266,15 +346,35 @@ impl<'t> Prover<'t> {
         let mut a = acc.clone();
         let init = cfg.st.eval_all(&atoms);
         self.oblige(&mut a, &cfg.st, &init, scope, "initiation").map_err(Attempt::Init)?;
-        self.termination(cfg, align, &atoms).map_err(Attempt::Term)?;
+        let text = self.inv_text(&atoms);
+        let locs = align.iter().map(|al| self.loop_name(al.copy, al.stmt)).join(" and ");
+        let run = if align.len() > 1 {
+            format!(" run {}", align.iter().map(|al| al.count.to_string()).join(":"))
+        } else {
+            String::new()
+        };
+        let loops = if align.len() == 1 { "loop" } else { "loops" };
+        if let Err(f) = self.termination(cfg, align, &atoms) {
+            if atoms.is_empty() {
+                return Err(Attempt::Term(f));
+            }
+            let c =
+                format!("candidate `{text}` does not make the loops at {locs}{run} exit together");
+            self.note_closest(CLOSEST_TERM, c);
+            return Err(Attempt::Term(f));
+        }
         let a = self.consecution(cfg, &a, scope, align, &atoms, End::Inv(atoms.clone()));
         let a = a.map_err(|f| {
-            let text = self.inv_text(&atoms);
-            self.closest = Some(if f.is_unknown() {
-                format!("`{text}` ({})", f.msg)
+            let c = if f.is_unknown() {
+                format!(
+                    "candidate `{text}` could not be shown preserved by the {loops} at \
+                     {locs}{run} ({})",
+                    f.msg
+                )
             } else {
-                format!("`{text}`")
-            });
+                format!("candidate `{text}` is not preserved by the {loops} at {locs}{run}")
+            };
+            self.note_closest(CLOSEST_CONS, c);
             Attempt::Cons(f)
         })?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
@@ -288,18 +388,37 @@ impl<'t> Prover<'t> {
             next.st.pc.push_back(g.not());
             next.conts[al.copy].pop_front();
         }
-        let mut text = self.inv_text(&atoms);
+        let mut proved = text.clone();
         if let Some(r) = self.ranking_for(align) {
-            text =
+            proved =
                 format!("{text} (ranking function {})", crate::pretty::tuple_expr(self.tuple, &r));
         }
-        self.record(align, text, start);
+        self.record(align, proved, start);
         match self.run(next, a, scope, end) {
             Ok(a) => Ok(a),
             Err(f) => {
                 self.proof.truncate(mark);
+                if f.kind == FailKind::Invalid && !atoms.is_empty() {
+                    let it = if align.len() == 1 { "it" } else { "them" };
+                    let c = format!(
+                        "candidate `{text}` is an invariant of the {loops} at {locs}{run}, but \
+                         after {it}: {} fails",
+                        f.msg
+                    );
+                    self.note_closest(CLOSEST_LATER, c);
+                }
                 Err(Attempt::Later(f))
             }
+        }
+    }
+
+    /// Keeps `text` as the closest failure unless a more informative one is known.
+    fn note_closest(&mut self, rank: u8, text: String) {
+        // Among failed consecutions the latest (the smallest set) is closest; among the
+        // others the first (the strongest candidate).
+        let replaces = |r: u8| r < rank || (r == rank && rank == CLOSEST_CONS);
+        if self.closest.as_ref().is_none_or(|(r, _)| replaces(*r)) {
+            self.closest = Some((rank, text));
         }
     }
 
@@ -442,6 +561,18 @@ impl<'t> Prover<'t> {
         Ok(if separate { acc.clone() } else { r })
     }
 }
+
+/// How informative a failed candidate is for the reason: not preserved beats not ending
+/// the loops together, which beats an invariant too weak for what follows the loops.
+const CLOSEST_CONS: u8 = 3;
+const CLOSEST_TERM: u8 = 2;
+const CLOSEST_LATER: u8 = 1;
+
+/// At most this many attempts are logged for `--explain`.
+const MAX_TRIED_LOGGED: usize = 200;
+
+/// At most this many attempts per alignment drop one conjunct from a jointly failing set.
+const DROP_ONE_BUDGET: usize = 8;
 
 /// Iteration-count vectors with entries in 1..=bound, all-ones first, without common
 /// factors (counts (2,2) repeat (1,1)).

@@ -1,13 +1,16 @@
 //! Mining candidate invariant atoms for one alignment, in priority order: user hints,
 //! pre/post conjuncts over modified variables, equalities of guard variables between
 //! copies, equalities of other modified variables between copies, and linear relations
-//! `a.v == k * b.v` between copies whose iteration counts differ by the factor k; then
-//! per copy the guard weakened to its closure (`x < y` gives `x <= y`) and preserved
-//! differences `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the
-//! loop point (a ghost variable, see `ghost`).
+//! `a.v == k * b.v` between copies whose iteration counts differ by the factor k, and
+//! lockstep relations between different guard counters stepped by constants
+//! (`a.i - old(a.i) == 2 * (b.j - old(b.j))` for counts 2:1); then per copy the guard
+//! weakened to its closure (`x < y` gives `x <= y`), and for a loop that runs alone its
+//! monotone counters (`x >= old(x)`) and preserved differences
+//! `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the loop point (a
+//! ghost variable, see `ghost`).
 
 use super::loops::Aligned;
-use crate::ir::{BinOp, Expr, ExprKind, Tuple, Type, VarId};
+use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, VarId};
 
 /// `ghost(v)`: the ghost variable holding `v`'s value when the loops were reached.
 pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarId) -> Vec<Expr> {
@@ -89,6 +92,38 @@ pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarI
             }
         }
     }
+    // Counters stepped by constants in loops of different copies move in lockstep under
+    // the alignment: with counts p and q and steps cx and cy, after t joint steps
+    // x - old(x) == t*p*cx and y - old(y) == t*q*cy (e.g. `a.i == 2 * b.j` from zero).
+    for (i, a) in align.iter().enumerate() {
+        for b in &align[i + 1..] {
+            let (ga, gb) = (guard_vars(a), guard_vars(b));
+            for (x, cx) in counters(tuple, a.body()) {
+                for (y, cy) in counters(tuple, b.body()) {
+                    // Guard counters only: they are what simultaneous termination needs.
+                    if !ga.contains(&x) || !gb.contains(&y) {
+                        continue;
+                    }
+                    let (kx, ky) = (i64::from(b.count) * cy, i64::from(a.count) * cx);
+                    let g = num_integer::gcd(kx, ky);
+                    // Normalised: coprime, the first coefficient positive.
+                    let sign = if kx < 0 { -1 } else { 1 };
+                    let (kx, ky) = (sign * kx / g, sign * ky / g);
+                    let moved = |v: VarId, k: i64| {
+                        let d =
+                            Expr::binary(BinOp::Sub, var_expr(v), Expr::var(ghost(v), Type::Int));
+                        scaled(k, d)
+                    };
+                    // One variable in both copies: the (scaled) equalities mined above
+                    // cover it whenever they start true.
+                    if same_name(x, y) {
+                        continue;
+                    }
+                    push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
+                }
+            }
+        }
+    }
     for al in align {
         for c in al.cond().conjuncts() {
             if let ExprKind::Binary(op, a, b) = &c.kind {
@@ -110,6 +145,12 @@ pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarI
             .into_iter()
             .filter(|v| tuple.var(*v).ty == Type::Int)
             .collect();
+        // Monotone counters: what the loop did bounds the value from one side (an ∃
+        // copy stepped after the loop can then make up the difference).
+        for (x, c) in counters(tuple, al.body()) {
+            let op = if c > 0 { BinOp::Ge } else { BinOp::Le };
+            push(Expr::binary(op, var_expr(x), Expr::var(ghost(x), Type::Int)), &mut out);
+        }
         for (i, &x) in ints.iter().enumerate() {
             for &y in &ints[i + 1..] {
                 let now = Expr::binary(BinOp::Sub, var_expr(x), var_expr(y));
@@ -123,4 +164,51 @@ pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarI
         }
     }
     out
+}
+
+/// `k * e`, or `e` when k is 1.
+fn scaled(k: i64, e: Expr) -> Expr {
+    if k == 1 {
+        e
+    } else {
+        Expr::binary(BinOp::Mul, Expr::int(k), e)
+    }
+}
+
+/// The integer variables a loop body steps by a nonzero constant in every iteration:
+/// exactly one top-level `x = x + c` (or `x = x - c`, `x = c + x`) and no other
+/// assignment to x anywhere in the body.
+pub fn counters(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, i64)> {
+    let mut out = Vec::new();
+    for s in body {
+        let Stmt::Assign { var, value, .. } = s else { continue };
+        if tuple.var(*var).ty != Type::Int {
+            continue;
+        }
+        let Some(c) = step(*var, value) else { continue };
+        let writes = body
+            .iter()
+            .filter(|t| crate::ir::modified_vars(std::slice::from_ref(*t)).contains(var))
+            .count();
+        if c != 0 && writes == 1 && !out.iter().any(|(v, _)| v == var) {
+            out.push((*var, c));
+        }
+    }
+    out
+}
+
+/// `c` when `value` is `x + c`, `c + x` or `x - c` for a small literal c.
+fn step(x: VarId, value: &Expr) -> Option<i64> {
+    let ExprKind::Binary(op, a, b) = &value.kind else { return None };
+    let is_x = |e: &Expr| matches!(e.kind, ExprKind::Var(v) if v == x);
+    let lit = |e: &Expr| match &e.kind {
+        ExprKind::Int(n) => i64::try_from(n.clone()).ok().filter(|n| n.abs() <= 1 << 20),
+        _ => None,
+    };
+    match op {
+        BinOp::Add if is_x(a) => lit(b),
+        BinOp::Add if is_x(b) => lit(a),
+        BinOp::Sub if is_x(a) => lit(b).map(|c| -c),
+        _ => None,
+    }
 }

@@ -52,6 +52,8 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         probe_failed: Vec::new(),
         ranking: None,
         ends: crate::vacuity::Ends::default(),
+        defer_exists: false,
+        tried: Vec::new(),
     };
     let main = Scope { floor: 0, conj: false };
     let mut vars = im::HashMap::new();
@@ -64,7 +66,24 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     st.pc.push_back(pre.clone());
     let conts = tuple.copies.iter().map(|c| c.body.iter().map(Item::S).collect()).collect();
     let cfg = Cfg { conts, st, unrolled: 0 };
-    let result = p.run(cfg, Acc::new(), main, &End::Post);
+    let mut result = p.run(cfg.clone(), Acc::new(), main, &End::Post);
+    // ∃ code is stepped as soon as it is reached, so its choices cannot depend on what a
+    // later ∀ loop computes. When that fails, try again with the ∃ copies waiting for the
+    // ∀ loops (sound either way: ∃ choices may depend on the whole ∀ runs).
+    if let Err(first) = &result {
+        if first.kind != FailKind::Stopped && reorder_may_help(tuple) {
+            p.proof.clear();
+            p.ends = Default::default();
+            p.defer_exists = true;
+            let closest = p.closest.take();
+            match p.run(cfg, Acc::new(), main, &End::Post) {
+                Ok(a) => result = Ok(a),
+                Err(f) if f.kind == FailKind::Stopped => result = Err(f),
+                Err(_) => p.closest = closest,
+            }
+            p.defer_exists = false;
+        }
+    }
     let verdict = match result {
         Ok(_) => Verdict::Verified {
             proof: Proof {
@@ -89,8 +108,8 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
                         f.msg
                     ))
                 }
-                FailKind::NoInvariant => UnknownReason::NoInvariant(f.msg),
-                FailKind::Invalid => UnknownReason::NotProved(f.msg),
+                FailKind::NoInvariant => UnknownReason::NoInvariant(f.msg + &tried(&p, opts)),
+                FailKind::Invalid => UnknownReason::NotProved(f.msg + &tried(&p, opts)),
             };
             Verdict::Unknown { reason }
         }
@@ -101,4 +120,27 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         time: start.elapsed(),
         stats: Stats { queries: p.smt.queries(), candidates: p.candidates, ..Stats::default() },
     }
+}
+
+/// Whether deferring the ∃ copies changes the schedule: some ∀ copy has a loop and some
+/// ∃ copy has code that would run before it.
+fn reorder_may_help(tuple: &Tuple) -> bool {
+    use crate::ir::Quantifier;
+    let forall_loop =
+        tuple.copies.iter().any(|c| c.quantifier == Quantifier::Forall && genpp::has_loop(&c.body));
+    forall_loop
+        && tuple.copies.iter().any(|c| c.quantifier == Quantifier::Exists && !c.body.is_empty())
+}
+
+/// With `--explain`, the candidates tried, one per line, for the `unknown` reason.
+fn tried(p: &Prover<'_>, opts: &ProveOptions) -> String {
+    if !opts.explain || p.tried.is_empty() {
+        return String::new();
+    }
+    let mut s = format!("\ncandidates tried ({} logged):", p.tried.len());
+    for t in &p.tried {
+        s.push_str("\n  ");
+        s.push_str(t);
+    }
+    s
 }

@@ -7,7 +7,7 @@
 use super::genpp::{Cfg, End, Fail, Prover, Res};
 use super::loops::Aligned;
 use super::state::{Acc, Scope, SymState};
-use crate::ir::{BinOp, Expr, ExprKind, Stmt, Type, VarId};
+use crate::ir::{BinOp, Expr, ExprKind, Stmt, Type, UnOp, VarId};
 
 impl<'t> Prover<'t> {
     pub(super) fn exists_ranked(
@@ -23,7 +23,8 @@ impl<'t> Prover<'t> {
         let align = [Aligned { copy, stmt: w, count: 1 }];
         let start = self.candidates;
         let mut last = Fail::invalid("no ranking function candidate");
-        for r in rankings(cond) {
+        let modified = crate::ir::modified_vars(align[0].body());
+        for r in rankings(cond, &self.tuple.post, &modified) {
             let saved = self.ranking.replace((copy, w, r));
             let result = self.houdini(cfg, acc, scope, end, &align, start);
             self.ranking = saved;
@@ -43,6 +44,20 @@ impl<'t> Prover<'t> {
             }
             _ => None,
         }
+    }
+
+    /// Invariant atoms that tie the ranked loop's guard to its ranking function r:
+    /// `r >= 0`, and for a guard with no integer bound (`while (go)`, set by a choice)
+    /// `guard <==> r > 0`, so that the loop exits exactly when r reaches 0.
+    pub(super) fn ranking_atoms(&self, align: &[Aligned<'t>]) -> Vec<Expr> {
+        let Some(r) = self.ranking_for(align) else { return Vec::new() };
+        let zero = Expr::int(0);
+        let mut out = vec![Expr::binary(BinOp::Ge, r.clone(), zero.clone())];
+        let cond = align[0].cond();
+        if int_bounds(cond).is_empty() {
+            out.push(Expr::binary(BinOp::Iff, cond.clone(), Expr::binary(BinOp::Gt, r, zero)));
+        }
+        out
     }
 
     /// Adds "0 <= r(head) and r(now) < r(head)" to a consecution goal for the ranked
@@ -73,28 +88,65 @@ impl<'t> Prover<'t> {
     }
 }
 
-/// Ranking function candidates from the guard's integer comparisons: the distance to
-/// the bound (`a < b` gives `b - a`, `a <= b` gives `b - a + 1`, and so on).
-fn rankings(cond: &Expr) -> Vec<Expr> {
+/// Ranking function candidates: from the guard's integer comparisons the distance to
+/// the bound (`a < b` gives `b - a`, `a <= b` gives `b - a + 1`, `a != b` gives
+/// `abs(a - b)`, and so on); for a guard without such a bound (a flag set by a choice),
+/// the distances between the sides of the postcondition's integer comparisons that
+/// mention a variable the loop modifies (`post a.o == b.o` gives `a.o - b.o` and
+/// `b.o - a.o`).
+fn rankings(cond: &Expr, post: &Expr, modified: &[VarId]) -> Vec<Expr> {
+    let diff = |x: Expr, y: Expr| Expr::binary(BinOp::Sub, x, y);
+    let plus1 = |e: Expr| Expr::binary(BinOp::Add, e, Expr::int(1));
     let mut out = Vec::new();
-    for c in cond.conjuncts() {
-        let ExprKind::Binary(op, a, b) = &c.kind else { continue };
-        if a.ty != Type::Int {
-            continue;
-        }
-        let (a, b) = ((**a).clone(), (**b).clone());
-        let diff = |x: Expr, y: Expr| Expr::binary(BinOp::Sub, x, y);
-        let plus1 = |e: Expr| Expr::binary(BinOp::Add, e, Expr::int(1));
+    for (op, a, b) in int_bounds(cond) {
         let r = match op {
             BinOp::Lt => diff(b, a),
             BinOp::Le => plus1(diff(b, a)),
             BinOp::Gt => diff(a, b),
             BinOp::Ge => plus1(diff(a, b)),
-            _ => continue,
+            _ => Expr { kind: ExprKind::Unary(UnOp::Abs, Box::new(diff(a, b))), ty: Type::Int },
         };
         if !out.contains(&r) {
             out.push(r);
         }
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    let mentions_modified = |e: &Expr| {
+        let mut hit = false;
+        e.for_each_var(&mut |v| hit |= modified.contains(&v));
+        hit
+    };
+    for c in post.conjuncts() {
+        let ExprKind::Binary(BinOp::Eq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, a, b) =
+            &c.kind
+        else {
+            continue;
+        };
+        if a.ty != Type::Int || !mentions_modified(c) {
+            continue;
+        }
+        for r in [diff((**a).clone(), (**b).clone()), diff((**b).clone(), (**a).clone())] {
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// The guard's integer comparisons `a op b` (op one of `<`, `<=`, `>`, `>=`, `!=`).
+fn int_bounds(cond: &Expr) -> Vec<(BinOp, Expr, Expr)> {
+    let mut out = Vec::new();
+    for c in cond.conjuncts() {
+        let ExprKind::Binary(op, a, b) = &c.kind else { continue };
+        if a.ty != Type::Int
+            || !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Ne)
+        {
+            continue;
+        }
+        out.push((*op, (**a).clone(), (**b).clone()));
     }
     out
 }

@@ -1,0 +1,250 @@
+//! The prover on tuples it used to leave `unknown` (issue 12 items 4–7): ∃ code scheduled
+//! after ∀ loops, counters in k:1 alignments, ∃-only loops that exit by a flag or a
+//! `!=` guard, and reasons that name the candidate that failed. Each valid tuple has an
+//! invalid twin that must not be verified.
+
+use forex::cancel::Cancel;
+use forex::frontend::{load_source, InputFormat};
+use forex::ir::Tuple;
+use forex::prove::{prove, ProveOptions};
+use forex::verdict::{Proof, Verdict};
+use std::time::Duration;
+
+fn tuple(src: &str, name: &str) -> Tuple {
+    let m = load_source("t.fe", src.as_bytes(), InputFormat::Fe)
+        .unwrap_or_else(|d| panic!("does not load: {d:?}"));
+    m.tuples.into_iter().find(|t| t.name == name).expect("tuple")
+}
+
+fn run(src: &str, name: &str, explain: bool) -> Verdict {
+    let opts = ProveOptions { explain, ..ProveOptions::default() };
+    let cancel = Cancel::new().with_timeout(Duration::from_secs(60));
+    prove(&tuple(src, name), &opts, &cancel).verdict
+}
+
+fn verified(src: &str, name: &str) -> Proof {
+    match run(src, name, false) {
+        Verdict::Verified { proof } => proof,
+        v => panic!("{name}: expected verified, got {v:?}"),
+    }
+}
+
+fn unknown(src: &str, name: &str, explain: bool) -> String {
+    match run(src, name, explain) {
+        Verdict::Unknown { reason } => reason.to_string(),
+        v => panic!("{name}: expected unknown, got {v:?}"),
+    }
+}
+
+/// The ∃ choice `d` must make up what the ∀ loop added: it can only be chosen after it.
+const SCHEDULE: &str = "
+program grow {
+  bool k; int o;
+  while (k) { o = o + 1; k = *; }
+}
+program pick {
+  bool k; int o, d;
+  d = *;
+  assume d >= 0;
+  o = o + d;
+}
+program pick_positive {
+  bool k; int o, d;
+  d = *;
+  assume d >= 1;
+  o = o + d;
+}
+tuple catch_up {
+  forall s: grow;
+  exists t: pick;
+  pre s.o == t.o;
+  post s.o == t.o;
+}
+tuple catch_up_positive {
+  forall s: grow;
+  exists t: pick_positive;
+  pre s.o == t.o;
+  post s.o == t.o;
+}
+";
+
+#[test]
+fn exists_code_waits_for_a_forall_loop_it_depends_on() {
+    let proof = verified(SCHEDULE, "catch_up");
+    assert_eq!(proof.loop_points.len(), 1);
+    assert_eq!(proof.loop_points[0].loops, vec!["s@t.fe:4:3".to_string()]);
+    assert!(proof.loop_points[0].invariant.contains("s.o >= old(s.o)"), "{proof:?}");
+    // With k false at the start the loop adds nothing, and d >= 1 cannot match.
+    let reason = unknown(SCHEDULE, "catch_up_positive", false);
+    assert!(
+        reason.contains(
+            "closest: candidate `s.o >= old(s.o)` is an invariant of the loop at s@t.fe:4:3, \
+             but after it: the postcondition fails"
+        ),
+        "{reason}"
+    );
+}
+
+/// `fast` runs twice as often as `slow`, whose choice adds 2 per iteration.
+const RATIO: &str = "
+program fast {
+  int i, n, o;
+  i = 0; o = 0;
+  while (i < n) { i = i + 1; o = o + 1; }
+}
+program slow {
+  int j, m, o, d;
+  j = 0; o = 0;
+  while (j < m) { j = j + 1; d = *; o = o + d; }
+}
+program slow_by_one {
+  int j, m, o, d;
+  j = 0; o = 0;
+  while (j < m) { j = j + 1; d = *; assume d <= 1; o = o + d; }
+}
+tuple twice {
+  forall a: fast;
+  exists b: slow;
+  pre a.n == 2 * b.m;
+  post a.o == b.o;
+}
+tuple twice_capped {
+  forall a: fast;
+  exists b: slow_by_one;
+  pre a.n == 2 * b.m && a.n > 0;
+  post a.o == b.o;
+}
+";
+
+#[test]
+fn counters_in_a_two_to_one_alignment() {
+    let proof = verified(RATIO, "twice");
+    let lp = proof.loop_points.iter().find(|lp| lp.loops.len() == 2).expect("aligned loops");
+    assert_eq!(lp.counts, vec![2, 1]);
+    assert!(lp.invariant.contains("(a.i - old(a.i)) == (2 * (b.j - old(b.j)))"), "{lp:?}");
+    assert!(lp.invariant.contains("a.o == b.o"), "{lp:?}");
+    // b can add at most m <= n/2 < n.
+    let reason = unknown(RATIO, "twice_capped", false);
+    assert!(reason.contains("closest: candidate `a.o == b.o"), "{reason}");
+    assert!(reason.contains("the loops at a@t.fe:5:3 and b@t.fe:15:3 run 1:1"), "{reason}");
+}
+
+/// ∃-only loops: exit by a flag the choice sets, and by a `!=` guard.
+const EXISTS_LOOPS: &str = "
+program set {
+  int o, n;
+  assume n >= 1;
+  o = n;
+}
+program set_any {
+  int o, n;
+  assume n >= 0;
+  o = n;
+}
+program spin {
+  bool go; int o;
+  o = 0; go = true;
+  while (go) { o = o + 1; go = *; }
+}
+program walk {
+  int x, o;
+  o = 0;
+  while (x != 0) { if (*) { x = x - 1; } else { x = x + 1; } o = o + 1; }
+}
+program fill {
+  bool done; int x;
+  x = 0; done = false;
+  while (!done) { x = x + 1; done = *; }
+}
+tuple reach_ten {
+  forall a: set;
+  exists b: fill;
+  post b.x >= 10;
+}
+tuple reach_ten_exactly_once {
+  forall a: set;
+  exists b: fill;
+  post b.x >= 10 && b.x <= 1;
+}
+tuple count_to {
+  forall a: set;
+  exists b: spin;
+  post a.o == b.o;
+}
+tuple count_to_zero {
+  forall a: set_any;
+  exists b: spin;
+  post a.o == b.o;
+}
+tuple walk_home {
+  forall a: set;
+  exists b: walk;
+  post b.x == 0;
+}
+tuple walk_far {
+  forall a: set;
+  exists b: walk;
+  post b.x == 0 && b.o == 0;
+}
+";
+
+#[test]
+fn exists_loop_exits_when_its_flag_choice_says_so() {
+    let proof = verified(EXISTS_LOOPS, "count_to");
+    let lp = &proof.loop_points[0];
+    assert_eq!(lp.loops, vec!["b@t.fe:15:3".to_string()]);
+    assert!(lp.invariant.contains("ranking function"), "{lp:?}");
+    // The loop runs at least once, so a.o == 0 cannot be matched.
+    unknown(EXISTS_LOOPS, "count_to_zero", false);
+}
+
+#[test]
+fn exists_loop_ranked_by_the_distance_the_postcondition_names() {
+    let proof = verified(EXISTS_LOOPS, "reach_ten");
+    assert!(proof.loop_points[0].invariant.contains("(10 - b.x)"), "{proof:?}");
+    let reason = unknown(EXISTS_LOOPS, "reach_ten_exactly_once", false);
+    // One message for the loop, not one per unrolled iteration.
+    assert_eq!(reason.matches("could not be shown to exit").count(), 1, "{reason}");
+}
+
+#[test]
+fn exists_loop_with_a_not_equal_guard_is_ranked_by_the_distance() {
+    let proof = verified(EXISTS_LOOPS, "walk_home");
+    assert!(proof.loop_points[0].invariant.contains("abs("), "{proof:?}");
+    // Starting away from 0 the walk takes steps.
+    unknown(EXISTS_LOOPS, "walk_far", false);
+}
+
+const WRONG_INVARIANT: &str = "
+program counter {
+  int c, x, n;
+  c = 0;
+  while (x < n) {
+    x = x + 1;
+    c = c + 1;
+  }
+}
+tuple leaky {
+  forall a: counter, b: counter;
+  pre a.x == b.x;
+  post a.c == b.c;
+}
+";
+
+#[test]
+fn unknown_names_the_failed_candidate_and_explain_lists_the_attempts() {
+    let reason = unknown(WRONG_INVARIANT, "leaky", false);
+    assert!(reason.contains("no invariant among"), "{reason}");
+    assert!(reason.contains("(0 loop point(s) proved before it on this path)"), "{reason}");
+    // Nothing initial relates a.n and b.n, so no candidate makes the loops end together.
+    assert!(
+        reason
+            .contains("does not make the loops at a@t.fe:5:3 and b@t.fe:5:3 run 1:1 exit together"),
+        "{reason}"
+    );
+    assert!(reason.contains("closest: candidate `a.x == b.x && a.c == b.c"), "{reason}");
+    assert!(!reason.contains("candidates tried ("), "only with explain: {reason}");
+    let explained = unknown(WRONG_INVARIANT, "leaky", true);
+    assert!(explained.contains("candidates tried ("), "{explained}");
+    assert!(explained.contains("a@t.fe:5:3 ×1, b@t.fe:5:3 ×1: `"), "{explained}");
+}
