@@ -35,6 +35,10 @@ pub struct ProveOptions {
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     if tuple.is_reactive() {
+        // Sequential temporal tuples mean `post φ` (reactive/sequential.rs argues why).
+        if let Some(post) = crate::reactive::sequential::as_post_tuple(tuple) {
+            return prove(&post, opts, cancel);
+        }
         return Outcome::unsupported(Engine::Prove, crate::verdict::REACTIVE_UNSUPPORTED);
     }
     let start = Instant::now();
