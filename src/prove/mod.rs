@@ -11,6 +11,7 @@ mod loops;
 mod mine;
 mod rank;
 mod state;
+mod temporal;
 
 use crate::cancel::Cancel;
 use crate::ir::Tuple;
@@ -39,7 +40,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         if let Some(post) = crate::reactive::sequential::as_post_tuple(tuple) {
             return prove(&post, opts, cancel);
         }
-        return Outcome::unsupported(Engine::Prove, crate::verdict::REACTIVE_UNSUPPORTED);
+        return temporal::prove(tuple, opts, cancel);
     }
     let start = Instant::now();
     let mut p = Prover {
