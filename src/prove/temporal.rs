@@ -86,8 +86,9 @@ fn segments(tuple: &Tuple) -> Result<Segments, String> {
 /// ones are φ's own conjuncts (required: they give I ⇒ φ).
 fn candidates(tuple: &Tuple) -> (Vec<Expr>, usize) {
     let mut out: Vec<Expr> = Vec::new();
+    // `true` says nothing; `false` stays (a required `false` must make the proof fail).
     let push = |e: &Expr, out: &mut Vec<Expr>| {
-        if !matches!(e.kind, ExprKind::Bool(_)) && !out.contains(e) {
+        if e.kind != ExprKind::Bool(true) && !out.contains(e) {
             out.push(e.clone());
         }
     };

@@ -146,6 +146,11 @@ tuple refines_not {
   always a.x == s.x;
 }
 program stuck { int x; x = 0; repeat { observe; assume x < 0; } }
+tuple never {
+  forall a: impl;
+  exists s: spec;
+  always a.x == s.x && false;
+}
 tuple spec_blocks {
   forall a: impl;
   exists s: stuck;
@@ -159,6 +164,8 @@ fn refinement_by_a_nondeterministic_spec_is_verified_and_its_converse_is_not() {
     assert_eq!(proof.loop_points[0].invariant, "a.x == s.x");
     let reason = not_verified(REFINE, "refines_not");
     assert_eq!(reason.kind(), "no_invariant", "{reason}");
+    // A `false` conjunct is never dropped from the invariant.
+    not_verified(REFINE, "never");
     // An ∃ copy that blocks before its 2nd observation is no witness, even for `true`.
     not_verified(REFINE, "spec_blocks");
 }
