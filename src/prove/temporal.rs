@@ -36,6 +36,7 @@ use crate::ir::{has_observe, BinOp, Expr, ExprKind, Loc, Stmt, Tuple, VarId};
 use crate::smt::query::QueryEngine;
 use crate::verdict::{Engine, LoopPointProof, Outcome, Proof, Stats, UnknownReason, Verdict};
 use itertools::Itertools;
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// Per copy, the statements of its first segment and of its step (module comment).
@@ -84,7 +85,7 @@ fn segments(tuple: &Tuple) -> Result<Segments, String> {
 
 /// Candidate conjuncts of the invariant, in priority order, and how many of the first
 /// ones are φ's own conjuncts (required: they give I ⇒ φ).
-fn candidates(tuple: &Tuple) -> (Vec<Expr>, usize) {
+fn candidates(tuple: &Tuple, seg: &Segments) -> (Vec<Expr>, usize) {
     let mut out: Vec<Expr> = Vec::new();
     // `true` says nothing; `false` stays (a required `false` must make the proof fail).
     let push = |e: &Expr, out: &mut Vec<Expr>| {
@@ -105,6 +106,14 @@ fn candidates(tuple: &Tuple) -> (Vec<Expr>, usize) {
     for c in tuple.pre.conjuncts() {
         push(c, &mut out);
     }
+    // φ one step later, when every step only assigns: with φ it pins down how the
+    // copies' steps relate (`x == y` with steps `x += a`, `y += 2 * b` gives
+    // `x + a == y + 2 * b`, hence `a == 2 * b`).
+    if let Some(after) = after_step(seg) {
+        for c in tuple.post.conjuncts() {
+            push(&substitute(c, &after), &mut out);
+        }
+    }
     // Corresponding variables of two copies are equal (same name and type).
     for (x, y) in (0..tuple.vars.len()).tuple_combinations() {
         let (a, b) = (&tuple.vars[x], &tuple.vars[y]);
@@ -114,6 +123,42 @@ fn candidates(tuple: &Tuple) -> (Vec<Expr>, usize) {
         }
     }
     (out, required)
+}
+
+/// Each variable's value after one step, as an expression over the values before it,
+/// when every copy's step is a sequence of assignments (`None` otherwise).
+fn after_step(seg: &Segments) -> Option<HashMap<VarId, Expr>> {
+    let mut after: HashMap<VarId, Expr> = HashMap::new();
+    for s in seg.step.iter().flatten() {
+        let Stmt::Assign { var, value, .. } = s else { return None };
+        let v = substitute(value, &after);
+        after.insert(*var, v);
+    }
+    Some(after)
+}
+
+/// `e` with the variables in `values` replaced by their expressions.
+fn substitute(e: &Expr, values: &HashMap<VarId, Expr>) -> Expr {
+    let sub = |a: &Expr| Box::new(substitute(a, values));
+    let kind = match &e.kind {
+        ExprKind::Var(v) => return values.get(v).cloned().unwrap_or_else(|| e.clone()),
+        ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {
+            return e.clone()
+        }
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
+        ExprKind::Ite(c, a, b) => ExprKind::Ite(sub(c), sub(a), sub(b)),
+        ExprKind::Select(a, b) => ExprKind::Select(sub(a), sub(b)),
+        ExprKind::Extract { hi, lo, arg } => ExprKind::Extract { hi: *hi, lo: *lo, arg: sub(arg) },
+        ExprKind::Quant { quantifier, var, name, var_ty, body } => ExprKind::Quant {
+            quantifier: *quantifier,
+            var: *var,
+            name: name.clone(),
+            var_ty: var_ty.clone(),
+            body: sub(body),
+        },
+    };
+    Expr { kind, ty: e.ty.clone() }
 }
 
 /// Tries to prove a reactive tuple for every n; `unknown` with a reason otherwise.
@@ -193,7 +238,7 @@ fn invariant_text(tuple: &Tuple, atoms: &[Expr]) -> String {
 /// consecution (with one choice of parameters for all its conjuncts) were both valid;
 /// `p.proof` then holds the inner loop points of those two checks.
 fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<Vec<Expr>> {
-    let (cands, required) = candidates(p.tuple);
+    let (cands, required) = candidates(p.tuple, seg);
     let phi = invariant_text(p.tuple, &cands[..required]);
     let mut set = cands.clone();
     p.candidates += 1;

@@ -247,3 +247,26 @@ tuple at_end_invalid {
     let reason = not_verified(src, "at_end_invalid");
     assert_eq!(reason.kind(), "not_proved", "{reason}");
 }
+
+/// φ one step later is a candidate: `x += a` matches `y += 2 * b` for every n when the
+/// ∃ copy picks `a = 2 * b` at the start (invariant `x == y && x + a == y + 2 * b`);
+/// the other way round, an odd `a` cannot be matched by `2 * b`.
+#[test]
+fn the_property_one_step_later_relates_the_steps() {
+    let src = "
+program add { int x, a; x = 0; a = *; repeat { observe; x = x + a; } }
+program add2 { int y, b; y = 0; b = *; repeat { observe; y = y + 2 * b; } }
+tuple doubled {
+  forall d: add2;
+  exists s: add;
+  always s.x == d.y;
+}
+tuple halved {
+  forall s: add;
+  exists d: add2;
+  always s.x == d.y;
+}";
+    let proof = verified(src, "doubled");
+    assert_eq!(proof.loop_points[0].invariant, "s.x == d.y && (s.x + s.a) == (d.y + (2 * d.b))");
+    not_verified(src, "halved");
+}
