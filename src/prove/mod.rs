@@ -11,6 +11,7 @@ mod loops;
 mod mine;
 mod rank;
 mod state;
+mod temporal;
 
 use crate::cancel::Cancel;
 use crate::ir::Tuple;
@@ -35,7 +36,11 @@ pub struct ProveOptions {
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     if tuple.is_reactive() {
-        return Outcome::unsupported(Engine::Prove, crate::verdict::REACTIVE_UNSUPPORTED);
+        // Sequential temporal tuples mean `post φ` (reactive/sequential.rs argues why).
+        if let Some(post) = crate::reactive::sequential::as_post_tuple(tuple) {
+            return prove(&post, opts, cancel);
+        }
+        return temporal::prove(tuple, opts, cancel);
     }
     let start = Instant::now();
     let mut p = Prover {

@@ -17,6 +17,7 @@ use std::time::Instant;
 
 pub mod prefix;
 pub mod replay;
+pub mod sequential;
 pub mod symex;
 pub mod test;
 

@@ -5,7 +5,7 @@
 use forex::cancel::Cancel;
 use forex::frontend::{load_source, InputFormat};
 use forex::ir::Tuple;
-use forex::portfolio::{decide, DecideOptions};
+use forex::portfolio::{decide, DecideOptions, EngineChoice};
 use forex::verdict::Verdict;
 
 fn tuple(src: &str) -> Tuple {
@@ -51,7 +51,9 @@ tuple od {{
 #[test]
 fn observational_determinism_up_to_the_bound_is_unknown_not_violated() {
     let src = od_tuple();
-    match verdict(&src) {
+    // The refuter alone: no violation up to the bound is `unknown`, never `verified`.
+    let opts = DecideOptions { engine: EngineChoice::Refute, ..DecideOptions::default() };
+    match decide(&tuple(&src), &opts, &Cancel::new()).verdict {
         Verdict::Unknown { reason } => {
             assert!(
                 reason.to_string().contains("no violation with up to 3 observations"),
@@ -60,6 +62,8 @@ fn observational_determinism_up_to_the_bound_is_unknown_not_violated() {
         }
         v => panic!("expected unknown, got {v:?}"),
     }
+    // The portfolio: the temporal prover proves it for every n.
+    assert!(matches!(verdict(&src), Verdict::Verified { .. }));
 }
 
 #[test]
