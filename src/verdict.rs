@@ -126,6 +126,10 @@ pub struct Proof {
     pub loop_points: Vec<LoopPointProof>,
     /// Number of SMT obligations discharged (all valid).
     pub obligations: u64,
+    /// Temporal tuples proved by exhaustive bounded search: no ∀ run reaches an
+    /// (N+1)-th observation, and every prefix up to N observations has an ∃ witness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observation_bound: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]

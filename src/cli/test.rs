@@ -48,6 +48,10 @@ pub struct TestArgs {
     /// Stop each tuple's search after this many tests.
     #[arg(long, value_name = "N")]
     pub max_runs: Option<u64>,
+    /// Observation bound for temporal (`always`) tuples: test runs up to N observations
+    /// (replaces the tuples' `observations N;`).
+    #[arg(long, value_name = "N", value_parser = super::choices::observation_count)]
+    pub observations: Option<u32>,
     /// Report format on stdout.
     #[arg(long, value_enum, default_value_t = TestReportFormat::Human)]
     pub format: TestReportFormat,
@@ -71,6 +75,7 @@ pub fn main(args: TestArgs) -> i32 {
     let opts = BatchOptions {
         diag_style: args.diagnostics.map(DiagStyle::from).unwrap_or(default_style),
         input: args.input.into(),
+        observations: args.observations,
         ..BatchOptions::default()
     };
     let files = batch::collect_files(&args.paths, opts.input);

@@ -66,7 +66,11 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let result = p.run(cfg, Acc::new(), main, &End::Post);
     let verdict = match result {
         Ok(_) => Verdict::Verified {
-            proof: Proof { loop_points: p.proof.clone(), obligations: p.obligations },
+            proof: Proof {
+                loop_points: p.proof.clone(),
+                obligations: p.obligations,
+                observation_bound: None,
+            },
         },
         Err(f) => {
             let loop_free = tuple.copies.iter().all(|c| !genpp::has_loop(&c.body));

@@ -117,7 +117,14 @@ pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
 
 fn proof_text(proof: &Proof, queries: u64) -> String {
     let mut s = format!("{} obligations, {queries} queries\n", proof.obligations);
-    if proof.loop_points.is_empty() {
+    if let Some(n) = proof.observation_bound {
+        let _ = writeln!(
+            s,
+            "exhaustive search: no ∀ run reaches observation {}; every ∀ prefix with up to \
+             {n} observations has an ∃ witness",
+            n + 1
+        );
+    } else if proof.loop_points.is_empty() {
         s.push_str("no loop points: the strongest postcondition is exact\n");
     }
     for (i, lp) in proof.loop_points.iter().enumerate() {

@@ -236,6 +236,7 @@ pub(crate) mod tests {
                 candidates_tried: 3,
             }],
             obligations: 9,
+            observation_bound: None,
         };
         let a = CopyRun {
             copy: "a".into(),

@@ -1,4 +1,5 @@
 //! Reactive programs and temporal tuples: syntax, the hyena0 reader, refutation and testing.
 
+mod bounds;
 mod front;
 mod refute;
