@@ -283,9 +283,34 @@ fn exists_forall(
         }
     }
     let bound: Vec<&dyn Ast> = inner.iter().map(|k| k as &dyn Ast).collect();
-    candidates.assert(z3::ast::forall_const(&bound, &[], body));
+    let quantified = z3::ast::forall_const(&bound, &[], body);
+    // Where an ∃ witness is a function of the ∀ values (x = 2·b + 1), instantiating
+    // with points never converges. Z3's QSAT tactic (model-based projection) decides
+    // ∃∀ linear integer arithmetic; its models are replayed like any other. Bounded,
+    // so that a formula it handles badly still gets the general solver below.
+    if outer.iter().chain(inner).all(is_int_or_bool) {
+        let qsat = z3::Tactic::new("qsat").try_for(QSAT_LIMIT).solver();
+        for b in base {
+            qsat.assert(b);
+        }
+        qsat.assert(&quantified);
+        match check(&qsat, cancel) {
+            SatResult::Sat => return (SatResult::Sat, qsat.get_model()),
+            SatResult::Unsat => return (SatResult::Unsat, None),
+            SatResult::Unknown if cancel.is_cancelled() => return (SatResult::Unknown, None),
+            SatResult::Unknown => {}
+        }
+    }
+    candidates.assert(&quantified);
     let r = check(&candidates, cancel);
     (r, candidates.get_model())
+}
+
+/// Time the QSAT tactic gets per query before the general solver takes over.
+const QSAT_LIMIT: std::time::Duration = std::time::Duration::from_secs(4);
+
+fn is_int_or_bool(k: &Dynamic) -> bool {
+    matches!(k.get_sort().kind(), z3::SortKind::Int | z3::SortKind::Bool)
 }
 
 pub fn unknown_reason(solver: &Solver, cancel: &Cancel) -> String {

@@ -137,3 +137,28 @@ fn hyena_min_only_strategy_lifts_the_previous_maximum() {
     };
     assert_eq!(counterexample.observations.unwrap().failing_index, 3);
 }
+
+#[test]
+fn exists_witness_as_a_function_of_the_forall_values_is_found() {
+    // c must pick b = (a.x - 1) / 2 or b = a.x / 2 for every a.x: one point per round
+    // never covers the integers; the ∃∀ query is decided as linear arithmetic.
+    let src = "
+program two_steps { int x, a; x = 0; a = *; observe; x = x + a; observe; }
+program halves {
+  int y, b;
+  y = 0; b = *;
+  observe;
+  if (*) { y = y + 2 * b + 1; } else { y = y + 2 * b; }
+  observe;
+}
+tuple tracks {
+  forall a: two_steps;
+  exists c: halves;
+  always a.x == c.y;
+  observations 4;
+}";
+    let Verdict::Verified { proof } = refute(src, InputFormat::Fe) else {
+        panic!("expected verified")
+    };
+    assert_eq!(proof.observation_bound, Some(2));
+}
