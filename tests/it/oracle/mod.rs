@@ -5,4 +5,5 @@ mod answers;
 mod differential;
 mod generator;
 mod hypertest_differential;
+mod reactive;
 mod semantics;
