@@ -45,6 +45,8 @@ pub struct BatchOptions {
     pub progress: bool,
     /// Only this shard of the tuples (`--shard i/n`).
     pub shard: Option<Shard>,
+    /// `--observations N`: replaces every tuple's `observations` bound.
+    pub observations: Option<u32>,
 }
 
 impl Default for BatchOptions {
@@ -59,6 +61,7 @@ impl Default for BatchOptions {
             diag_color: false,
             progress: false,
             shard: None,
+            observations: None,
         }
     }
 }
@@ -191,6 +194,10 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                     }
                     if selected(&opts.select, &tuple.name) {
                         let expected = module.expected_of(&tuple.name);
+                        let mut tuple = tuple;
+                        if opts.observations.is_some() {
+                            tuple.observations = opts.observations;
+                        }
                         let tuple = Arc::new(tuple);
                         entries.push(Entry::Todo { file: file.clone(), tuple, expected });
                     }

@@ -132,6 +132,10 @@ pub struct Proof {
     /// Why the proof may say nothing (`vacuity`); reports show them at the result.
     #[serde(skip)]
     pub warnings: Vec<Warning>,
+    /// Temporal tuples proved by exhaustive bounded search: no ∀ run reaches an
+    /// (N+1)-th observation, and every prefix up to N observations has an ∃ witness.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observation_bound: Option<u32>,
 }
 
 /// A proof by exhaustive bounded search: every ∀ run was explored (no ∀ loop can run

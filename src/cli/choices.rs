@@ -94,3 +94,12 @@ impl From<StrategyArg> for crate::hypertest::Strategy {
         }
     }
 }
+
+/// `--observations N`: a count of at least 1 (a bound of 0 would search nothing).
+pub fn observation_count(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(0) => Err("the bound must be at least 1 (observation indices start at 1)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("expected a number of observations, not `{s}`")),
+    }
+}

@@ -64,6 +64,10 @@ pub struct ProveArgs {
     /// argument) and tuple name, so N CI jobs together cover every tuple once.
     #[arg(long, value_name = "I/N")]
     pub shard: Option<batch::Shard>,
+    /// Observation bound for temporal (`always`) tuples: refutation looks for
+    /// violations with at most N observations (replaces the tuples' `observations N;`).
+    #[arg(long, value_name = "N", value_parser = super::choices::observation_count)]
+    pub observations: Option<u32>,
     /// Stop at the first violated tuple.
     #[arg(long)]
     pub fail_fast: bool,
@@ -132,6 +136,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
             && args.format != ReportFormat::Json
             && args.diagnostics != Some(DiagArg::Json),
         shard: args.shard,
+        observations: args.observations,
     })
 }
 

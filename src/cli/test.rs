@@ -60,6 +60,10 @@ pub struct TestArgs {
     /// Only tuples whose name matches (repeatable; `*` and `?` globs).
     #[arg(long = "tuple", value_name = "NAME")]
     pub tuples: Vec<String>,
+    /// Observation bound for temporal (`always`) tuples: test runs up to N observations
+    /// (replaces the tuples' `observations N;`).
+    #[arg(long, value_name = "N", value_parser = super::choices::observation_count)]
+    pub observations: Option<u32>,
     /// Report format on stdout.
     #[arg(long, value_enum, default_value_t = TestReportFormat::Human)]
     pub format: TestReportFormat,
@@ -104,6 +108,7 @@ fn options(args: &TestArgs) -> Result<(BatchOptions, Option<Duration>), String> 
         diag_color: super::stderr_color(),
         input: args.input.into(),
         select,
+        observations: args.observations,
         ..BatchOptions::default()
     };
     Ok((opts, timeout))

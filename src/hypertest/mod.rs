@@ -13,7 +13,7 @@
 
 mod coverage;
 mod exec;
-mod inputs;
+pub(crate) mod inputs;
 mod search;
 mod shrink;
 pub(crate) mod values;

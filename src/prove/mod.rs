@@ -96,6 +96,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
                 obligations: p.obligations,
                 exhaustive: None,
                 warnings: crate::vacuity::warnings(&pre, &p.ends, cancel),
+                observation_bound: None,
             },
         },
         Err(f) => {

@@ -11,7 +11,9 @@
 use crate::cancel::Cancel;
 use crate::ir::{ExprKind, Quantifier, Stmt, Tuple};
 use crate::verdict::UnknownReason;
-use crate::verdict::{CopyRun, Counterexample, Engine, ObservationTrace, Outcome, Stats, Verdict};
+use crate::verdict::{
+    CopyRun, Counterexample, Engine, ObservationTrace, Outcome, Proof, Stats, Verdict,
+};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -25,15 +27,47 @@ use prefix::{check_prefix, Candidate, Prefix};
 
 /// Loop unrolling bounds tried per observation index (beyond the iterations that
 /// observe): larger ones only when a silent ∃ loop could not be bounded or a ∀ loop
-/// was cut.
-pub(crate) const UNROLLS: [u32; 4] = [4, 8, 16, 32];
+/// was cut. The encoding is linear in the bound, so doubling it doubles a query's size;
+/// the deepest bounds reach silent loops of a few hundred iterations (a counter up to a
+/// chosen limit) within the time limit.
+pub(crate) const UNROLLS: [u32; 8] = [4, 8, 16, 32, 64, 128, 256, 512];
 
-/// Refutes a reactive tuple: `violated` with a replayed counterexample, else `unknown`.
+/// The deepest unrolling bound.
+const DEEPEST: u32 = UNROLLS[UNROLLS.len() - 1];
+
+/// Refutes a reactive tuple: `violated` with a replayed counterexample, `verified` when
+/// the bounded search was exhaustive (no ∀ run reaches the next observation and every
+/// shorter prefix had an ∃ witness), else `unknown`.
 pub fn refute(tuple: &Tuple, cancel: &Cancel) -> Outcome {
     let start = Instant::now();
     let mut stats = Stats::default();
     let verdict = search(tuple, cancel, &mut stats);
     Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats }
+}
+
+/// Whether a prefix answer should be asked again at a deeper unrolling bound.
+fn deepen(p: &Prefix) -> bool {
+    matches!(
+        p,
+        Prefix::ExistsUnbounded
+            | Prefix::None { forall_truncated: true }
+            | Prefix::NoForallPrefix { truncated: true }
+    )
+}
+
+/// Asks `ask` at growing unrolling bounds until the answer needs no deeper one.
+fn deepening(stats: &mut Stats, cancel: &Cancel, ask: impl Fn(u32) -> Prefix) -> Prefix {
+    let mut last = None;
+    for unroll in UNROLLS {
+        stats.queries += 1;
+        let p = ask(unroll);
+        let again = deepen(&p);
+        last = Some(p);
+        if !again || cancel.is_cancelled() {
+            break;
+        }
+    }
+    last.expect("one unrolling bound at least")
 }
 
 fn search(tuple: &Tuple, cancel: &Cancel, stats: &mut Stats) -> Verdict {
@@ -48,22 +82,7 @@ fn search(tuple: &Tuple, cancel: &Cancel, stats: &mut Stats) -> Verdict {
         if cancel.is_cancelled() {
             return unknown(tuple, n - 1, &gaps, "the time limit was reached");
         }
-        let mut last = None;
-        for unroll in UNROLLS {
-            stats.queries += 1;
-            let p = check_prefix(tuple, n, unroll, cancel);
-            let retry = matches!(
-                p,
-                Prefix::ExistsUnbounded
-                    | Prefix::None { forall_truncated: true }
-                    | Prefix::NoForallPrefix { truncated: true }
-            );
-            last = Some(p);
-            if !retry || cancel.is_cancelled() {
-                break;
-            }
-        }
-        match last.expect("one unrolling bound at least") {
+        match deepening(stats, cancel, |unroll| check_prefix(tuple, n, unroll, cancel)) {
             Prefix::Found(cand) => {
                 return match replay::replay(tuple, &cand, cancel) {
                     Ok(()) => Verdict::Violated { counterexample: counterexample(tuple, &cand) },
@@ -75,22 +94,15 @@ fn search(tuple: &Tuple, cancel: &Cancel, stats: &mut Stats) -> Verdict {
             }
             Prefix::None { forall_truncated } => {
                 if forall_truncated {
-                    gaps.push(format!("{n} (∀ loops cut after {} iterations)", UNROLLS[3]));
+                    gaps.push(format!("{n} (∀ loops cut after {DEEPEST} iterations)"));
                 }
             }
-            Prefix::NoForallPrefix { truncated: false } => {
-                return refuter_unknown(UnknownReason::SearchExhausted(format!(
-                    "no violation: no ∀ run reaches observation {n}, and none with fewer \
-                     observations violates the property{}",
-                    gap_text(&gaps)
-                )));
-            }
+            Prefix::NoForallPrefix { truncated: false } => return no_forall_run(n, &gaps, stats),
             Prefix::NoForallPrefix { truncated: true } => {
-                gaps.push(format!("{n} (∀ loops cut after {} iterations)", UNROLLS[3]));
+                gaps.push(format!("{n} (∀ loops cut after {DEEPEST} iterations)"));
             }
             Prefix::ExistsUnbounded => gaps.push(format!(
-                "{n} (an ∃ copy may loop more than {} times without observing)",
-                UNROLLS[3]
+                "{n} (an ∃ copy may loop more than {DEEPEST} times without observing)"
             )),
             Prefix::Unknown(why) => {
                 if cancel.is_cancelled() {
@@ -101,7 +113,35 @@ fn search(tuple: &Tuple, cancel: &Cancel, stats: &mut Stats) -> Verdict {
         }
         n += 1;
     }
+    // The bound is reached. If every index so far was answered exhaustively and no ∀
+    // run reaches the next one, nothing remains to check at any index: a proof.
+    if gaps.is_empty() {
+        if let Prefix::NoForallPrefix { truncated: false } =
+            deepening(stats, cancel, |unroll| prefix::forall_reaches(tuple, n, unroll, cancel))
+        {
+            return no_forall_run(n, &gaps, stats);
+        }
+    }
     unknown(tuple, n - 1, &gaps, "")
+}
+
+/// No ∀ run reaches observation `n` (exhaustively): `verified` when every index before
+/// had an ∃ witness for every ∀ prefix, else `unknown`.
+fn no_forall_run(n: usize, gaps: &[String], stats: &Stats) -> Verdict {
+    if gaps.is_empty() {
+        return Verdict::Verified {
+            proof: Proof {
+                observation_bound: Some(n as u32 - 1),
+                obligations: stats.queries,
+                ..Proof::default()
+            },
+        };
+    }
+    refuter_unknown(UnknownReason::SearchExhausted(format!(
+        "no violation: no ∀ run reaches observation {n}, and none with fewer \
+         observations violates the property{}",
+        gap_text(gaps)
+    )))
 }
 
 fn gap_text(gaps: &[String]) -> String {

@@ -144,6 +144,11 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
     base.extend(reach.iter().cloned());
     let t0 = std::time::Instant::now();
     let (result, model) = exists_forall(&base, &no_match, &outer, &e_choices, cancel);
+    // Unsat because no ∀ run reaches observation n at all? Then nothing is checked at n,
+    // nor at any later index: the search can end there (exhaustively, if not truncated).
+    if result == SatResult::Unsat && jointly_unreachable(&base, cancel) {
+        return Prefix::NoForallPrefix { truncated: forall_truncated };
+    }
     // A development aid for measuring how Z3 fares with each query.
     if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
         eprintln!("reactive: n = {n}, unroll {unroll}: {result:?} in {:?}", t0.elapsed());
@@ -177,6 +182,46 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
                 SatResult::Unknown => Prefix::Unknown(unknown_reason(&s, cancel)),
             }
         }
+    }
+}
+
+/// Whether `base` (pre and every ∀ copy reaching its n-th observation) is unsat.
+fn jointly_unreachable(base: &[Bool], cancel: &Cancel) -> bool {
+    let s = Solver::new();
+    for b in base {
+        s.assert(b);
+    }
+    check(&s, cancel) == SatResult::Unsat
+}
+
+/// Whether the ∀ copies can (jointly, from a state satisfying `pre`) reach their n-th
+/// observation: `NoForallPrefix` when they cannot (`truncated`: among the runs explored
+/// up to `unroll` loop iterations), `None` when they can.
+pub fn forall_reaches(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Prefix {
+    let init: Vec<Dynamic> =
+        tuple.vars.iter().enumerate().map(|(i, v)| fresh(&format!("init{i}"), &v.ty)).collect();
+    let mut base = vec![encode_bool(&tuple.pre, &|v: VarId| init[v.index()].clone())];
+    let mut truncated = false;
+    let mut reachable = true;
+    for (c, _) in tuple.forall_copies() {
+        let enc = encode_copy(tuple, c, &init, n, unroll);
+        truncated |= enc.residual.as_bool() != Some(false);
+        match enc.done {
+            Some(d) => base.push(d.guard),
+            None => reachable = false,
+        }
+    }
+    if !reachable {
+        return Prefix::NoForallPrefix { truncated };
+    }
+    let s = Solver::new();
+    for b in &base {
+        s.assert(b);
+    }
+    match check(&s, cancel) {
+        SatResult::Unsat => Prefix::NoForallPrefix { truncated },
+        SatResult::Sat => Prefix::None { forall_truncated: truncated },
+        SatResult::Unknown => Prefix::Unknown(unknown_reason(&s, cancel)),
     }
 }
 
@@ -238,9 +283,34 @@ fn exists_forall(
         }
     }
     let bound: Vec<&dyn Ast> = inner.iter().map(|k| k as &dyn Ast).collect();
-    candidates.assert(z3::ast::forall_const(&bound, &[], body));
+    let quantified = z3::ast::forall_const(&bound, &[], body);
+    // Where an ∃ witness is a function of the ∀ values (x = 2·b + 1), instantiating
+    // with points never converges. Z3's QSAT tactic (model-based projection) decides
+    // ∃∀ linear integer arithmetic; its models are replayed like any other. Bounded,
+    // so that a formula it handles badly still gets the general solver below.
+    if outer.iter().chain(inner).all(is_int_or_bool) {
+        let qsat = z3::Tactic::new("qsat").try_for(QSAT_LIMIT).solver();
+        for b in base {
+            qsat.assert(b);
+        }
+        qsat.assert(&quantified);
+        match check(&qsat, cancel) {
+            SatResult::Sat => return (SatResult::Sat, qsat.get_model()),
+            SatResult::Unsat => return (SatResult::Unsat, None),
+            SatResult::Unknown if cancel.is_cancelled() => return (SatResult::Unknown, None),
+            SatResult::Unknown => {}
+        }
+    }
+    candidates.assert(&quantified);
     let r = check(&candidates, cancel);
     (r, candidates.get_model())
+}
+
+/// Time the QSAT tactic gets per query before the general solver takes over.
+const QSAT_LIMIT: std::time::Duration = std::time::Duration::from_secs(4);
+
+fn is_int_or_bool(k: &Dynamic) -> bool {
+    matches!(k.get_sort().kind(), z3::SortKind::Int | z3::SortKind::Bool)
 }
 
 pub fn unknown_reason(solver: &Solver, cancel: &Cancel) -> String {

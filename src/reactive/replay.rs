@@ -78,3 +78,50 @@ pub fn replay(tuple: &Tuple, cand: &Candidate, cancel: &Cancel) -> Result<(), St
         SatResult::Unknown => Err(unknown_reason(&solver, cancel)),
     }
 }
+
+/// Re-checks a reported temporal counterexample (what `refute::replay_counterexample`
+/// does for reactive tuples): the ∀ copies' initial values, choices and observation
+/// tables are read back from the report and replayed like a fresh candidate. The ∃
+/// side is asked at growing unrolling bounds (the report does not say which one found
+/// it); `Ok` at the first that confirms it.
+pub fn replay_report(
+    tuple: &Tuple,
+    cex: &crate::verdict::Counterexample,
+    cancel: &Cancel,
+) -> Result<(), String> {
+    let trace = cex.observations.as_ref().ok_or("no observation trace in the report")?;
+    let n = trace.failing_index as usize;
+    let init = cex.initial_state(tuple)?;
+    let mut choices = vec![Vec::new(); tuple.copies.len()];
+    let mut observed = vec![Vec::new(); tuple.copies.len()];
+    for (c, copy) in tuple.forall_copies() {
+        choices[c] = cex.run_of(&copy.name)?.choices.clone();
+        let rows = trace.copies.get(&copy.name).ok_or(format!("no table for {}", copy.name))?;
+        for row in rows.iter().take(n) {
+            let values = copy
+                .vars
+                .iter()
+                .map(|v| {
+                    let name = &tuple.var(*v).name;
+                    row.get(name).cloned().ok_or(format!("no value of {}.{name}", copy.name))
+                })
+                .collect::<Result<Vec<Value>, String>>()?;
+            observed[c].push(values);
+        }
+    }
+    let mut last = Err("no unrolling bound tried".to_string());
+    for unroll in super::UNROLLS {
+        let cand = Candidate {
+            n,
+            unroll,
+            init: init.clone(),
+            choices: choices.clone(),
+            observed: observed.clone(),
+        };
+        last = replay(tuple, &cand, cancel);
+        if last.is_ok() || cancel.is_cancelled() {
+            break;
+        }
+    }
+    last
+}

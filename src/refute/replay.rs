@@ -25,6 +25,9 @@ pub fn replay_counterexample(
     cex: &Counterexample,
     cancel: &Cancel,
 ) -> Result<(), String> {
+    if tuple.is_reactive() {
+        return crate::reactive::replay::replay_report(tuple, cex, cancel);
+    }
     let mut state = cex.initial_state(tuple)?;
     match eval_closed(&tuple.pre, &state, cancel) {
         Some(true) => {}

@@ -124,6 +124,13 @@ fn proof_text(proof: &Proof, queries: u64) -> String {
              ({} ∀ paths), each matched by a complete ∃ run",
             e.unroll, e.forall_paths
         );
+    } else if let Some(n) = proof.observation_bound {
+        let _ = writeln!(
+            s,
+            "exhaustive search: no ∀ run reaches observation {}; every ∀ prefix with up to \
+             {n} observations has an ∃ witness",
+            n + 1
+        );
     } else if proof.loop_points.is_empty() {
         s.push_str("no loop points: the strongest postcondition is exact\n");
     }

@@ -245,6 +245,7 @@ pub(crate) mod tests {
             obligations: 9,
             exhaustive: None,
             warnings: Vec::new(),
+            observation_bound: None,
         };
         let a = CopyRun {
             copy: "a".into(),

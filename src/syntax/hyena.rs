@@ -60,7 +60,12 @@ pub fn parse(
                     file.programs.push(p);
                 }
             }
-            "strategy" => bound = b.strategy(form, args).or(bound),
+            "strategy" => {
+                // A malformed strategy keeps the bound before it; `(min A)` alone lifts it.
+                if let Some(b2) = b.strategy(form, args) {
+                    bound = b2;
+                }
+            }
             "find-counterexample" => queries.push(b.query(form, args, bound.clone())),
             "expect" => {
                 if let Some(e) = b.expect(args) {
@@ -533,7 +538,8 @@ impl Reader<'_> {
 
     /// `(strategy (observations N))` or `(observations (min A) (max B))`: the bound is
     /// the maximum (none without one); the minimum only skips checks and is ignored.
-    fn strategy(&mut self, form: &Sx, args: &[Sx]) -> Option<(u32, Span)> {
+    /// `None` when malformed; `Some(None)`: no bound.
+    fn strategy(&mut self, form: &Sx, args: &[Sx]) -> Option<Option<(u32, Span)>> {
         let bad = |r: &mut Self, sp: Span| {
             r.diags.push(
                 Diagnostic::new(
@@ -567,7 +573,7 @@ impl Reader<'_> {
                 }
             }
         }
-        max
+        Some(max)
     }
 
     fn expect(&mut self, args: &[Sx]) -> Option<ExpectedOutcome> {

@@ -1,6 +1,7 @@
 //! The one discovery of the inputs the tests run over:
 //! - the project's examples, `examples/*.fe`, whose first line says
-//!   `// expect: verified` or `// expect: violated`;
+//!   `// expect: verified`, `// expect: violated` or `// expect: unknown` (what forex
+//!   says today where no engine decides it yet);
 //! - the ForEx benchmark suite next to the project, `../shared/benchmarks/forex/*/*.txt`,
 //!   whose EXPECTED.tsv lists the instances not expected `verified`. It is third-party and
 //!   not in the repository: tests skip it with a notice when it is absent.
@@ -13,6 +14,9 @@ use std::path::{Path, PathBuf};
 pub enum Expect {
     Verified,
     Violated,
+    /// Neither engine decides it today (e.g. a valid reactive tuple before the temporal
+    /// prover): every engine must answer `unknown`.
+    Unknown,
 }
 
 impl Expect {
@@ -20,6 +24,7 @@ impl Expect {
         match word.trim() {
             "verified" => Some(Expect::Verified),
             "violated" => Some(Expect::Violated),
+            "unknown" => Some(Expect::Unknown),
             _ => None,
         }
     }
@@ -29,6 +34,7 @@ impl Expect {
         match self {
             Expect::Verified => "verified",
             Expect::Violated => "violated",
+            Expect::Unknown => "unknown",
         }
     }
 }

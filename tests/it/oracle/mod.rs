@@ -6,4 +6,5 @@ mod differential;
 mod generator;
 mod hypertest_differential;
 mod refute_deep;
+mod reactive;
 mod semantics;

@@ -1,5 +1,6 @@
 //! Reactive programs and temporal tuples: syntax, the hyena0 reader, refutation and testing.
 
+mod bounds;
 mod front;
 mod prove;
 mod refute;
