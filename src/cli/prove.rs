@@ -41,8 +41,9 @@ pub struct ProveArgs {
     /// Files and folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Engines: prove (ForEx), refute (bounded ∀∃ symbolic execution) or both concurrently.
-    #[arg(long, value_enum, default_value_t = EngineArg::Both)]
+    /// Engines: prove (ForEx), refute (bounded ∀∃ symbolic execution), test
+    /// (hypertesting) or all three concurrently.
+    #[arg(long, value_enum, default_value_t = EngineArg::All)]
     pub engine: EngineArg,
     /// Time limit per tuple, in seconds.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
@@ -111,6 +112,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
             timeout,
             prove: ProveOptions { explain: args.explain, dump_smt: args.dump_smt.clone() },
             refute: RefuteOptions { dump_smt: args.dump_smt.clone(), ..RefuteOptions::default() },
+            ..DecideOptions::default()
         },
         jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),
         fail_fast: args.fail_fast,

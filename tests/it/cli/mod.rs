@@ -2,6 +2,7 @@
 
 mod check;
 mod editor;
+mod portfolio;
 mod prove;
 mod refute;
 mod report_snapshots;
