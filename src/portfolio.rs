@@ -1,12 +1,13 @@
 //! Decides one tuple with up to three engines: the prover, the refuter and the
 //! hypertester. The first definitive answer wins and the others are cancelled.
 //!
-//! The prover runs on the calling thread; the other engines run one after another on a
-//! pooled worker thread ([`workers`]): a short hypertest burst (it finds many violations
-//! in a few dozen runs), then the refuter, then hypertesting again for the rest of its
-//! budget. The worker starts once the prover has run for [`DecideOptions::delay`] or has
-//! given up, so answers the prover finds quickly use one core and pay nothing for the
-//! portfolio. Each engine builds its terms in its own thread's Z3 context under its own
+//! The prover runs on the calling thread; the other engines run one after another: a
+//! short hypertest burst (it finds many violations in a few dozen runs), then the
+//! refuter, then hypertesting again for the rest of its budget. They start on a pooled
+//! worker thread ([`workers`]) once the prover has used [`DecideOptions::delay`] of CPU
+//! time, or on the calling thread when the prover gave up before that: answers the
+//! prover finds quickly use one core and pay nothing for the portfolio, and quick
+//! give-ups pay no thread hand-off. Each engine builds its terms in its own thread's Z3 context under its own
 //! child cancellation token (also wired to Z3 interrupts). Unknowns never become a
 //! definitive answer: the result is then `unknown` with every engine's reason.
 
@@ -19,7 +20,7 @@ use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
 use crate::verdict::{Engine, Outcome, Stats, UnknownReason, Verdict};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -182,6 +183,12 @@ impl Gate {
         Gate { go, start: Instant::now(), delay, first_cpu: thread_cpu_clock() }
     }
 
+    /// A gate that is already open.
+    fn opened() -> Gate {
+        let (_, go) = mpsc::channel();
+        Gate { go, start: Instant::now(), delay: Duration::ZERO, first_cpu: None }
+    }
+
     /// Waits until the gate opens; then, unless the race is over (`cancel` cancelled),
     /// watches `cancel` for Z3 interrupts while the returned guard lives. Watching only
     /// from here on spares a lost race the interrupt clean-up on its idle context.
@@ -245,9 +252,9 @@ pub fn after_gate(
 /// is definitive, their reasons are combined.
 ///
 /// `first` runs on the calling thread, keeping its Z3 context. `second` runs on a
-/// long-lived worker thread (see [`workers`]): creating a Z3 context and joining a
-/// thread each cost milliseconds, which the prover's fast answers should not pay.
-/// When `first` wins, the cancelled `second` finishes on its worker unobserved.
+/// long-lived worker thread (see [`workers`]) when the gate opens while `first` still
+/// runs, and otherwise after `first` on the calling thread. When `first` wins, the
+/// cancelled `second` finishes on its worker unobserved.
 ///
 /// `second` gets a [`Gate`] that opens once `first` has used `delay` of CPU time or has
 /// given up, whichever comes first: `second` waits for it before any work that competes with
@@ -266,9 +273,15 @@ pub fn race(
     let (go_tx, go_rx) = mpsc::channel::<()>();
     // Made here: it reads the CPU clock of this thread, which runs `first`.
     let gate = Gate::new(go_rx, delay);
+    // Whoever takes `second` out of the slot runs it: the worker once the gate opens,
+    // or this thread when `first` gave up before that, which then spares the tuple a
+    // thread hand-off and a second Z3 context.
+    let slot: Arc<Mutex<Option<SecondEngine>>> = Arc::new(Mutex::new(Some(Box::new(second))));
     {
-        let (mine, theirs) = (second_token.clone(), first_token.clone());
+        let (mine, theirs, slot) = (second_token.clone(), first_token.clone(), slot.clone());
         workers::submit(Box::new(move || {
+            gate.wait();
+            let Some(second) = take(&slot) else { return };
             // `second` watches its token once it starts work (`Gate::open`): a lost race
             // then interrupts its running Z3 query at once.
             let out = guarded(Engine::Refute, || second(&mine, &gate));
@@ -283,19 +296,25 @@ pub fn race(
         let _watch = interrupt::watch(&first_token);
         guarded(Engine::Prove, || first(&first_token))
     };
-    if a.verdict.is_definitive() {
+    let inline = if a.verdict.is_definitive() {
         second_token.cancel();
-    }
+        None
+    } else {
+        take(&slot)
+    };
     drop(go_tx);
     let mut out = if a.verdict.is_definitive() {
         a
     } else {
-        let b = rx.recv().unwrap_or_else(|_| {
-            unknown_outcome(
-                Engine::Refute,
-                UnknownReason::EnginePanic("internal error (engine thread died)".into()),
-            )
-        });
+        let b = match inline {
+            Some(second) => guarded(Engine::Refute, || second(&second_token, &Gate::opened())),
+            None => rx.recv().unwrap_or_else(|_| {
+                unknown_outcome(
+                    Engine::Refute,
+                    UnknownReason::EnginePanic("internal error (engine thread died)".into()),
+                )
+            }),
+        };
         if b.verdict.is_definitive() {
             b
         } else {
@@ -304,6 +323,13 @@ pub fn race(
     };
     out.time = start.elapsed();
     out
+}
+
+/// The portfolio's second engine, waiting in its slot.
+type SecondEngine = Box<dyn FnOnce(&Cancel, &Gate) -> Outcome + Send>;
+
+fn take(slot: &Mutex<Option<SecondEngine>>) -> Option<SecondEngine> {
+    slot.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
 
 fn unknown_outcome(engine: Engine, reason: UnknownReason) -> Outcome {

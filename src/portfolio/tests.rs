@@ -173,3 +173,25 @@ fn the_tester_never_verifies() {
     let claimed = outcome(Engine::Test, Verdict::Verified { proof: Default::default() }, 1);
     assert_eq!(tested(claimed).verdict.name(), "unknown");
 }
+
+/// A first engine that gives up before the delay leaves the second one to its own
+/// thread: no hand-off, no second Z3 context.
+#[test]
+fn the_second_engine_runs_inline_when_the_first_gives_up_early() {
+    let here = std::thread::current().id();
+    let out = race(
+        &Cancel::new(),
+        Duration::from_secs(600),
+        |_| unknown(Engine::Prove, "gave up"),
+        after_gate(move |_| {
+            let inline = std::thread::current().id() == here;
+            let verdict = if inline {
+                Verdict::Verified { proof: Default::default() }
+            } else {
+                Verdict::Unknown { reason: UnknownReason::Internal("on a worker".into()) }
+            };
+            outcome(Engine::Refute, verdict, 1)
+        }),
+    );
+    assert_eq!(out.verdict.name(), "verified", "{:?}", out.verdict);
+}
