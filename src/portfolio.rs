@@ -127,21 +127,30 @@ fn tested(out: Outcome) -> Outcome {
 }
 
 /// The worker's engines for `--engine all`, once `gate` opens: a short hypertest
-/// burst, the refuter, then (not for temporal tuples) hypertesting for its budget. Stops at the first definitive answer;
+/// burst, the refuter, then hypertesting for its budget (temporal tuples: the refuter,
+/// then the burst). Stops at the first definitive answer;
 /// otherwise every engine's reason is kept.
 fn test_refute_test(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel, gate: &Gate) -> Outcome {
     let start = Instant::now();
     let Some(_watch) = gate.open(cancel) else { return not_started() };
     let burst = TestOptions { budget: opts.burst, ..opts.test.clone() };
+    if tuple.is_reactive() {
+        // The refuter first: it finds the earliest failing observation, and covers the
+        // tuple's own observation count, so only a short burst follows (a longer search
+        // would cost its whole budget on every unknown, as on hyena0's queries).
+        let refuted = refute(tuple, &opts.refute, cancel);
+        if refuted.verdict.is_definitive() || cancel.is_cancelled() {
+            return timed(refuted, start);
+        }
+        let tested = tested(hypertest(tuple, &burst, cancel));
+        return timed(combine_unknowns(vec![refuted, tested]), start);
+    }
     let first = tested(hypertest(tuple, &burst, cancel));
     if first.verdict.is_definitive() || cancel.is_cancelled() {
         return first;
     }
     let refuted = refute(tuple, &opts.refute, cancel);
-    // A temporal tuple fixes its own observation count, and the refuter searched all
-    // of it: more random runs would cost their whole budget on every unknown (hyena0's
-    // queries) for little chance.
-    if refuted.verdict.is_definitive() || cancel.is_cancelled() || tuple.is_reactive() {
+    if refuted.verdict.is_definitive() || cancel.is_cancelled() {
         return timed(combine_unknowns(vec![first, refuted]), start);
     }
     // A different seed: the burst's tests need not run again.
