@@ -1,7 +1,7 @@
 //! The ForEx benchmark suite: every instance under `../shared/benchmarks/forex`, one at a
 //! time, with a table of verdict against expectation, time and work counters.
 //!
-//! `cargo bench --bench suite [-- [--engine prove|refute|both] [--timeout SECS] [FILTER]]`
+//! `cargo bench --bench suite [-- [--engine prove|refute|test|all|both] [--timeout SECS] [FILTER]]`
 //! (or `FOREX_ENGINE`, `FOREX_TIMEOUT`, `FOREX_SUITE_DIR` in the environment). FILTER keeps
 //! instances whose path contains it. Expected verdicts come from `EXPECTED.tsv`; an
 //! instance not listed there is expected `verified`. Exits 1 when a definitive verdict
@@ -25,7 +25,7 @@ struct Config {
 }
 
 fn config() -> Result<Config, String> {
-    let mut engine = std::env::var("FOREX_ENGINE").unwrap_or_else(|_| "both".into());
+    let mut engine = std::env::var("FOREX_ENGINE").unwrap_or_else(|_| "all".into());
     let mut timeout = std::env::var("FOREX_TIMEOUT").unwrap_or_else(|_| "60".into());
     let mut filter = None;
     let mut args = std::env::args().skip(1);

@@ -3,8 +3,8 @@
 //!
 //! Loading is sequential and happens first, so diagnostics are printed before any
 //! progress bar and the number of tuples is known up front. Deciding happens in
-//! [`exec`]: one fresh thread per tuple, at most `jobs` at a time, so each tuple gets its
-//! own thread-local Z3 context, which is freed when the tuple finishes.
+//! [`exec`]: at most `jobs` tuples at a time, each on a long-lived engine worker that
+//! keeps its thread-local Z3 context between tuples.
 
 mod cost;
 mod exec;

@@ -1,37 +1,53 @@
-//! Runs prover and refuter on one tuple concurrently; the first definitive answer wins
-//! and the other engine is cancelled.
+//! Decides one tuple with up to three engines: the prover, the refuter and the
+//! hypertester. The first definitive answer wins and the others are cancelled.
 //!
-//! The prover runs on the calling thread and the refuter on a pooled worker thread;
-//! each builds its terms in its own thread's Z3 context and runs under its own child
-//! cancellation token (also wired to Z3 interrupts). Two `unknown`s never become a
-//! definitive answer: the result is then `unknown` with both reasons.
+//! The prover runs on the calling thread; the other engines run one after another: a
+//! short hypertest burst (it finds many violations in a few dozen runs), then the
+//! refuter, then hypertesting again for the rest of its budget. They start on a pooled
+//! worker thread ([`workers`]) once the prover has used [`DecideOptions::delay`] of CPU
+//! time, or on the calling thread when the prover gave up before that: answers the
+//! prover finds quickly use one core and pay nothing for the portfolio, and quick
+//! give-ups pay no thread hand-off. Each engine builds its terms in its own thread's Z3 context under its own
+//! child cancellation token (also wired to Z3 interrupts). Unknowns never become a
+//! definitive answer: the result is then `unknown` with every engine's reason.
+
+pub mod workers;
 
 use crate::cancel::Cancel;
+use crate::hypertest::{hypertest, TestOptions};
 use crate::interrupt;
 use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
 use crate::verdict::{Engine, Outcome, Stats, UnknownReason, Verdict};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum EngineChoice {
     Prove,
     Refute,
+    /// Hypertesting alone (never `verified`).
+    Test,
+    /// Prover, refuter and hypertester.
     #[default]
+    All,
+    /// Prover and refuter (the default before hypertesting joined the portfolio).
     Both,
 }
 
 impl std::str::FromStr for EngineChoice {
     type Err = String;
-    /// `prove`, `refute` or `both` (any case), as the command line spells them.
+    /// `prove`, `refute`, `test`, `all` or `both` (any case), as the command line spells
+    /// them.
     fn from_str(s: &str) -> Result<Self, String> {
         match s.to_ascii_lowercase().as_str() {
             "prove" => Ok(EngineChoice::Prove),
             "refute" => Ok(EngineChoice::Refute),
+            "test" => Ok(EngineChoice::Test),
+            "all" => Ok(EngineChoice::All),
             "both" => Ok(EngineChoice::Both),
-            _ => Err(format!("unknown engine `{s}` (prove, refute, both)")),
+            _ => Err(format!("unknown engine `{s}` (prove, refute, test, all)")),
         }
     }
 }
@@ -43,15 +59,26 @@ pub struct DecideOptions {
     pub timeout: Duration,
     pub prove: ProveOptions,
     pub refute: RefuteOptions,
+    /// The hypertester: its budget is that of `--engine test` and of the search after the
+    /// refuter gave up (always within `timeout`).
+    pub test: TestOptions,
+    /// The first hypertest burst of the portfolio, before the refuter.
+    pub burst: Duration,
+    /// The worker's engines start once the prover has used this much CPU time or gave up
+    /// (see [`Gate`]).
+    pub delay: Duration,
 }
 
 impl Default for DecideOptions {
     fn default() -> Self {
         DecideOptions {
-            engine: EngineChoice::Both,
+            engine: EngineChoice::All,
             timeout: Duration::from_secs(60),
             prove: ProveOptions::default(),
             refute: RefuteOptions::default(),
+            test: TestOptions { budget: Duration::from_secs(1), ..TestOptions::default() },
+            burst: Duration::from_millis(25),
+            delay: Duration::from_millis(30),
         }
     }
 }
@@ -62,17 +89,170 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
     match opts.engine {
         EngineChoice::Prove => prove(tuple, &opts.prove, &cancel),
         EngineChoice::Refute => refute(tuple, &opts.refute, &cancel),
+        EngineChoice::Test => tested(hypertest(tuple, &opts.test, &cancel)),
         EngineChoice::Both => {
             let owned = Arc::new(tuple.clone());
             let refute_opts = opts.refute.clone();
-            let delay = refute_opts.portfolio_delay;
             race(
                 &cancel,
-                delay,
+                opts.delay,
                 |c| prove(tuple, &opts.prove, c),
-                move |c| refute(&owned, &refute_opts, c),
+                after_gate(move |c| refute(&owned, &refute_opts, c)),
             )
         }
+        EngineChoice::All => {
+            let owned = Arc::new(tuple.clone());
+            let opts2 = opts.clone();
+            race(
+                &cancel,
+                opts.delay,
+                |c| prove(tuple, &opts.prove, c),
+                move |c, gate| test_refute_test(&owned, &opts2, c, gate),
+            )
+        }
+    }
+}
+
+/// The hypertester can only show violations: anything else it says is `unknown`.
+fn tested(out: Outcome) -> Outcome {
+    match out.verdict {
+        Verdict::Verified { .. } => Outcome {
+            verdict: Verdict::Unknown {
+                reason: UnknownReason::Internal("the hypertester cannot verify".into()),
+            },
+            ..out
+        },
+        _ => out,
+    }
+}
+
+/// The worker's engines for `--engine all`, once `gate` opens: a short hypertest
+/// burst, the refuter, then hypertesting for its budget (temporal tuples: the refuter,
+/// then the burst). Stops at the first definitive answer;
+/// otherwise every engine's reason is kept.
+fn test_refute_test(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel, gate: &Gate) -> Outcome {
+    let start = Instant::now();
+    let Some(_watch) = gate.open(cancel) else { return not_started() };
+    let burst = TestOptions { budget: opts.burst, ..opts.test.clone() };
+    if tuple.is_reactive() {
+        // The refuter first: it finds the earliest failing observation, and covers the
+        // tuple's own observation count, so only a short burst follows (a longer search
+        // would cost its whole budget on every unknown, as on hyena0's queries).
+        let refuted = refute(tuple, &opts.refute, cancel);
+        if refuted.verdict.is_definitive() || cancel.is_cancelled() {
+            return timed(refuted, start);
+        }
+        let tested = tested(hypertest(tuple, &burst, cancel));
+        return timed(combine_unknowns(vec![refuted, tested]), start);
+    }
+    let first = tested(hypertest(tuple, &burst, cancel));
+    if first.verdict.is_definitive() || cancel.is_cancelled() {
+        return first;
+    }
+    let refuted = refute(tuple, &opts.refute, cancel);
+    if refuted.verdict.is_definitive() || cancel.is_cancelled() {
+        return timed(combine_unknowns(vec![first, refuted]), start);
+    }
+    // A different seed: the burst's tests need not run again.
+    let more = TestOptions { seed: opts.test.seed.wrapping_add(1), ..opts.test.clone() };
+    let second = tested(hypertest(tuple, &more, cancel));
+    if second.verdict.is_definitive() {
+        return second;
+    }
+    // One tester entry: the longer search's reason, with the runs of both searches.
+    let mut tester = second;
+    tester.stats.runs += first.stats.runs;
+    timed(combine_unknowns(vec![refuted, tester]), start)
+}
+
+fn timed(mut out: Outcome, start: Instant) -> Outcome {
+    if !out.verdict.is_definitive() {
+        out.time = start.elapsed();
+    }
+    out
+}
+
+/// Opens when the first engine has used the race's delay in CPU time (wall time where
+/// the thread's CPU clock is unavailable), or has finished. CPU time, not wall time: on
+/// a loaded machine the prover's quick answers take longer in wall time, and a wall-time
+/// delay then started a competing engine for most tuples. A wall-time cap keeps a
+/// starved prover from holding the others back for long.
+pub struct Gate {
+    go: mpsc::Receiver<()>,
+    start: Instant,
+    delay: Duration,
+    first_cpu: Option<libc::clockid_t>,
+}
+
+/// The longest the gate stays shut, in wall time, whatever the CPU clock says.
+const GATE_WALL_CAP: Duration = Duration::from_millis(250);
+
+impl Gate {
+    fn new(go: mpsc::Receiver<()>, delay: Duration) -> Gate {
+        Gate { go, start: Instant::now(), delay, first_cpu: thread_cpu_clock() }
+    }
+
+    /// A gate that is already open.
+    fn opened() -> Gate {
+        let (_, go) = mpsc::channel();
+        Gate { go, start: Instant::now(), delay: Duration::ZERO, first_cpu: None }
+    }
+
+    /// Waits until the gate opens; then, unless the race is over (`cancel` cancelled),
+    /// watches `cancel` for Z3 interrupts while the returned guard lives. Watching only
+    /// from here on spares a lost race the interrupt clean-up on its idle context.
+    pub fn open(&self, cancel: &Cancel) -> Option<interrupt::Watch> {
+        self.wait();
+        (!cancel.is_cancelled()).then(|| interrupt::watch(cancel))
+    }
+
+    /// Waits until the gate opens.
+    pub fn wait(&self) {
+        let cap = self.delay.max(GATE_WALL_CAP);
+        loop {
+            let wall = self.start.elapsed();
+            let used = self.first_cpu.and_then(cpu_time).unwrap_or(wall);
+            if used >= self.delay || wall >= cap {
+                return;
+            }
+            let left = (self.delay - used).min(cap - wall).max(Duration::from_millis(1));
+            match self.go.recv_timeout(left) {
+                Err(mpsc::RecvTimeoutError::Timeout) => continue,
+                // Disconnected: the first engine is done.
+                _ => return,
+            }
+        }
+    }
+}
+
+/// The calling thread's CPU-time clock.
+fn thread_cpu_clock() -> Option<libc::clockid_t> {
+    let mut id: libc::clockid_t = 0;
+    // SAFETY: `id` is a valid out-pointer; `pthread_self` is always valid.
+    let r = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut id) };
+    (r == 0).then_some(id)
+}
+
+/// CPU time used so far on `clock` (None when the clock cannot be read, e.g. its
+/// thread has exited).
+fn cpu_time(clock: libc::clockid_t) -> Option<Duration> {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid out-pointer.
+    let r = unsafe { libc::clock_gettime(clock, &mut ts) };
+    (r == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
+fn not_started() -> Outcome {
+    unknown_outcome(Engine::Refute, UnknownReason::Cancelled("cancelled before it started".into()))
+}
+
+/// A second engine that starts when the gate opens (unless the race is already over).
+pub fn after_gate(
+    f: impl FnOnce(&Cancel) -> Outcome + Send + 'static,
+) -> impl FnOnce(&Cancel, &Gate) -> Outcome + Send + 'static {
+    move |c, gate| {
+        let Some(_watch) = gate.open(c) else { return not_started() };
+        f(c)
     }
 }
 
@@ -81,39 +261,39 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
 /// is definitive, their reasons are combined.
 ///
 /// `first` runs on the calling thread, keeping its Z3 context. `second` runs on a
-/// long-lived worker thread (see [`workers`]): creating a Z3 context and joining a
-/// thread each cost milliseconds, which the prover's fast answers should not pay.
-/// When `first` wins, the cancelled `second` finishes on its worker unobserved.
+/// long-lived worker thread (see [`workers`]) when the gate opens while `first` still
+/// runs, and otherwise after `first` on the calling thread. When `first` wins, the
+/// cancelled `second` finishes on its worker unobserved.
 ///
-/// `second` starts once `first` has run for `delay` or has given up, whichever comes
-/// first: answers `first` finds quickly then pay nothing for the race (no competing
-/// thread, no Z3 context to create), and slower ones lose at most `delay` of `second`.
+/// `second` gets a [`Gate`] that opens once `first` has used `delay` of CPU time or has
+/// given up, whichever comes first: `second` waits for it before any work that competes with
+/// `first` for a core.
 pub fn race(
     cancel: &Cancel,
     delay: Duration,
     first: impl FnOnce(&Cancel) -> Outcome,
-    second: impl FnOnce(&Cancel) -> Outcome + Send + 'static,
+    second: impl FnOnce(&Cancel, &Gate) -> Outcome + Send + 'static,
 ) -> Outcome {
     let start = Instant::now();
     let first_token = cancel.child();
     let second_token = cancel.child();
     let (tx, rx) = mpsc::channel();
-    // Dropped when `first` is done: wakes `second` early.
+    // Dropped when `first` is done: opens the gate early.
     let (go_tx, go_rx) = mpsc::channel::<()>();
+    // Made here: it reads the CPU clock of this thread, which runs `first`.
+    let gate = Gate::new(go_rx, delay);
+    // Whoever takes `second` out of the slot runs it: the worker once the gate opens,
+    // or this thread when `first` gave up before that, which then spares the tuple a
+    // thread hand-off and a second Z3 context.
+    let slot: Arc<Mutex<Option<SecondEngine>>> = Arc::new(Mutex::new(Some(Box::new(second))));
     {
-        let (mine, theirs) = (second_token.clone(), first_token.clone());
+        let (mine, theirs, slot) = (second_token.clone(), first_token.clone(), slot.clone());
         workers::submit(Box::new(move || {
-            let _ = go_rx.recv_timeout(delay);
-            if mine.is_cancelled() {
-                let _ = tx.send(unknown_outcome(
-                    Engine::Refute,
-                    UnknownReason::Cancelled("cancelled before it started".into()),
-                ));
-                return;
-            }
-            // A lost race interrupts this engine's running Z3 query at once.
-            let _watch = interrupt::watch(&mine);
-            let out = guarded(Engine::Refute, || second(&mine));
+            gate.wait();
+            let Some(second) = take(&slot) else { return };
+            // `second` watches its token once it starts work (`Gate::open`): a lost race
+            // then interrupts its running Z3 query at once.
+            let out = guarded(Engine::Refute, || second(&mine, &gate));
             if out.verdict.is_definitive() {
                 theirs.cancel();
             }
@@ -125,89 +305,40 @@ pub fn race(
         let _watch = interrupt::watch(&first_token);
         guarded(Engine::Prove, || first(&first_token))
     };
-    if a.verdict.is_definitive() {
+    let inline = if a.verdict.is_definitive() {
         second_token.cancel();
-    }
+        None
+    } else {
+        take(&slot)
+    };
     drop(go_tx);
     let mut out = if a.verdict.is_definitive() {
         a
     } else {
-        let b = rx.recv().unwrap_or_else(|_| {
-            unknown_outcome(
-                Engine::Refute,
-                UnknownReason::EnginePanic("internal error (engine thread died)".into()),
-            )
-        });
+        let b = match inline {
+            Some(second) => guarded(Engine::Refute, || second(&second_token, &Gate::opened())),
+            None => rx.recv().unwrap_or_else(|_| {
+                unknown_outcome(
+                    Engine::Refute,
+                    UnknownReason::EnginePanic("internal error (engine thread died)".into()),
+                )
+            }),
+        };
         if b.verdict.is_definitive() {
             b
         } else {
-            combine_unknowns(a, b)
+            combine_unknowns(vec![a, b])
         }
     };
     out.time = start.elapsed();
     out
 }
 
-/// Long-lived threads that run the portfolio's second engine. Each keeps its Z3
-/// context between jobs; a job that finds no idle worker starts a new one, so jobs
-/// never wait for each other.
-mod workers {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::{mpsc, Mutex, OnceLock};
+/// The portfolio's second engine, waiting in its slot.
+type SecondEngine = Box<dyn FnOnce(&Cancel, &Gate) -> Outcome + Send>;
 
-    pub type Job = Box<dyn FnOnce() + Send>;
-
-    /// Stack of a worker: engines recurse over the IR (depth ≤ `ir::MAX_DEPTH`).
-    const STACK: usize = 64 * 1024 * 1024;
-
-    struct Pool {
-        jobs: Mutex<mpsc::Sender<Job>>,
-        queue: Mutex<mpsc::Receiver<Job>>,
-        idle: AtomicUsize,
-    }
-
-    fn pool() -> &'static Pool {
-        static POOL: OnceLock<Pool> = OnceLock::new();
-        POOL.get_or_init(|| {
-            let (tx, rx) = mpsc::channel();
-            Pool { jobs: Mutex::new(tx), queue: Mutex::new(rx), idle: AtomicUsize::new(0) }
-        })
-    }
-
-    pub fn submit(job: Job) {
-        let p = pool();
-        // Claim an idle worker, or start one for this job.
-        let claimed =
-            p.idle.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1)).is_ok();
-        if !claimed {
-            let started = std::thread::Builder::new()
-                .name("forex engine worker".into())
-                .stack_size(STACK)
-                .spawn(work);
-            if started.is_err() {
-                // No thread: run the job here rather than lose it.
-                return job();
-            }
-        }
-        let sent = p.jobs.lock().unwrap_or_else(|e| e.into_inner()).send(job);
-        debug_assert!(sent.is_ok(), "the pool's receiver lives forever");
-    }
-
-    fn work() {
-        let p = pool();
-        loop {
-            let job = {
-                let queue = p.queue.lock().unwrap_or_else(|e| e.into_inner());
-                match queue.recv() {
-                    Ok(job) => job,
-                    Err(_) => return,
-                }
-            };
-            // Jobs catch their own panics (`guarded`), so the worker survives them.
-            job();
-            p.idle.fetch_add(1, Ordering::SeqCst);
-        }
-    }
+fn take(slot: &Mutex<Option<SecondEngine>>) -> Option<SecondEngine> {
+    slot.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
 
 fn unknown_outcome(engine: Engine, reason: UnknownReason) -> Outcome {
@@ -236,152 +367,32 @@ fn guarded(engine: Engine, f: impl FnOnce() -> Outcome) -> Outcome {
     })
 }
 
-/// Both engines gave up: one `unknown` carrying both reasons and the work of both.
-fn combine_unknowns(a: Outcome, b: Outcome) -> Outcome {
+/// The engines gave up (or one answered definitively, which then wins): one `unknown`
+/// carrying every engine's reason and the work of all, in the order given.
+fn combine_unknowns(outs: Vec<Outcome>) -> Outcome {
+    if let Some(won) = outs.iter().position(|o| o.verdict.is_definitive()) {
+        return outs.into_iter().nth(won).expect("the position is in range");
+    }
     let reason_of = |o: &Outcome| match &o.verdict {
         Verdict::Unknown { reason } => reason.clone(),
         other => UnknownReason::Internal(format!("(unexpected {} verdict)", other.name())),
     };
-    let reason = UnknownReason::combine((a.engine, &reason_of(&a)), (b.engine, &reason_of(&b)));
-    let stats = Stats {
-        queries: a.stats.queries + b.stats.queries,
-        candidates: a.stats.candidates + b.stats.candidates,
-        paths: a.stats.paths + b.stats.paths,
-        runs: a.stats.runs + b.stats.runs,
-    };
+    let reasons: Vec<(Engine, UnknownReason)> =
+        outs.iter().map(|o| (o.engine, reason_of(o))).collect();
+    let reason = UnknownReason::combine(reasons.iter().map(|(e, r)| (*e, r)));
+    let mut stats = Stats::default();
+    for o in &outs {
+        stats.queries += o.stats.queries;
+        stats.candidates += o.stats.candidates;
+        stats.paths += o.stats.paths;
+        stats.runs += o.stats.runs;
+    }
     // The engine that gave up last is reported.
-    let engine = if a.time >= b.time { a.engine } else { b.engine };
-    Outcome { verdict: Verdict::Unknown { reason }, engine, time: a.time.max(b.time), stats }
+    let last = outs.iter().max_by_key(|o| o.time);
+    let engine = last.map_or(Engine::Prove, |o| o.engine);
+    let time = last.map_or(Duration::ZERO, |o| o.time);
+    Outcome { verdict: Verdict::Unknown { reason }, engine, time, stats }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn outcome(engine: Engine, verdict: Verdict, ms: u64) -> Outcome {
-        Outcome { verdict, engine, time: Duration::from_millis(ms), stats: Stats::default() }
-    }
-    fn unknown(engine: Engine, why: &str) -> Outcome {
-        let reason = UnknownReason::Internal(why.into());
-        outcome(engine, Verdict::Unknown { reason }, 1)
-    }
-
-    fn labelled_refuter_unknown(why: &str) -> Outcome {
-        let reason = UnknownReason::BoundReached(why.into()).from_engine(Engine::Refute);
-        outcome(Engine::Refute, Verdict::Unknown { reason }, 1)
-    }
-
-    #[test]
-    fn two_unknowns_stay_unknown_with_both_reasons() {
-        let out = race(
-            &Cancel::new(),
-            Duration::ZERO,
-            |_| unknown(Engine::Prove, "no invariant found"),
-            |_| labelled_refuter_unknown("no counterexample up to 8"),
-        );
-        let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
-        assert_eq!(
-            reason.to_string(),
-            "prover: no invariant found; refuter: no counterexample up to 8"
-        );
-    }
-
-    #[test]
-    fn definitive_answer_wins_and_cancels_the_other() {
-        let out = race(
-            &Cancel::new(),
-            Duration::ZERO,
-            |c| {
-                // Runs until cancelled: the refuter's answer must stop it.
-                while !c.is_cancelled() {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                unknown(Engine::Prove, "cancelled")
-            },
-            |_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1),
-        );
-        assert_eq!(out.engine, Engine::Refute);
-        assert!(out.verdict.is_definitive());
-    }
-
-    #[test]
-    fn the_first_definitive_answer_is_kept() {
-        let out = race(
-            &Cancel::new(),
-            Duration::ZERO,
-            |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
-            |c| {
-                while !c.is_cancelled() {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                unknown(Engine::Refute, "cancelled")
-            },
-        );
-        assert_eq!(out.engine, Engine::Prove);
-        assert_eq!(out.verdict.name(), "verified");
-    }
-
-    #[test]
-    fn a_panicking_engine_does_not_hide_the_other_answer() {
-        let out = race(
-            &Cancel::new(),
-            Duration::ZERO,
-            |_| panic!("boom"),
-            |_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1),
-        );
-        assert_eq!(out.engine, Engine::Refute);
-        let out = race(
-            &Cancel::new(),
-            Duration::ZERO,
-            |_| unknown(Engine::Prove, "gave up"),
-            |_| panic!("boom"),
-        );
-        let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
-        assert_eq!(reason.to_string(), "prover: gave up; refuter: internal error (panic: boom)");
-    }
-
-    #[test]
-    fn parent_cancellation_reaches_both_engines() {
-        let parent = Cancel::new();
-        parent.cancel();
-        let out = race(
-            &parent,
-            Duration::ZERO,
-            |c| unknown(Engine::Prove, if c.is_cancelled() { "stopped" } else { "ran" }),
-            |c| unknown(Engine::Refute, if c.is_cancelled() { "stopped" } else { "ran" }),
-        );
-        let Verdict::Unknown { reason } = out.verdict else { panic!() };
-        assert_eq!(reason.to_string(), "prover: stopped; refuter: cancelled before it started");
-    }
-
-    #[test]
-    fn a_quick_first_answer_never_starts_the_second_engine() {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        static STARTED: AtomicBool = AtomicBool::new(false);
-        let out = race(
-            &Cancel::new(),
-            Duration::from_secs(60),
-            |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
-            |_| {
-                STARTED.store(true, Ordering::SeqCst);
-                unknown(Engine::Refute, "ran")
-            },
-        );
-        assert_eq!(out.verdict.name(), "verified");
-        // Give the worker time to wake up and see the cancellation.
-        std::thread::sleep(Duration::from_millis(300));
-        assert!(!STARTED.load(Ordering::SeqCst));
-    }
-
-    #[test]
-    fn the_second_engine_starts_as_soon_as_the_first_gives_up() {
-        // With a 10-minute delay, this only finishes if giving up starts the refuter.
-        let out = race(
-            &Cancel::new(),
-            Duration::from_secs(600),
-            |_| unknown(Engine::Prove, "gave up"),
-            |_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1),
-        );
-        assert_eq!(out.engine, Engine::Refute);
-    }
-}
+mod tests;

@@ -1,18 +1,21 @@
 //! Running tuples in parallel and collecting their outcomes in input order.
 //!
-//! Each tuple runs on a fresh thread: z3 0.22 keeps one implicit context per thread, so
-//! a fresh thread means terms never cross threads and all of a tuple's Z3 memory is
-//! freed when it finishes, however long the batch. The coordinating thread starts at
-//! most `jobs` of them, receives outcomes over a channel, draws progress and enforces
-//! stopping: on Ctrl-C or `--fail-fast` it cancels the running tuples' tokens (which
-//! interrupts the worker's Z3 context, see [`interrupt`]), and after a grace period stops
-//! waiting for them.
+//! Each tuple runs as a job on a long-lived engine worker (`portfolio::workers`), which
+//! keeps its thread-local Z3 context between tuples: a fresh thread and context per
+//! tuple cost milliseconds, and creating contexts serialised short tuples across cores
+//! (Z3 makes them under a global lock). Terms never cross threads: each job builds its
+//! own, and drops them when it ends. The coordinating thread runs at most `jobs` tuples
+//! at once, receives outcomes over a channel, draws progress and enforces stopping: on
+//! Ctrl-C or `--fail-fast` it cancels the running tuples' tokens (which interrupts the
+//! worker's Z3 context, see [`interrupt`]), and after a grace period stops waiting for
+//! them.
 
 use super::progress::Progress;
 use super::Entry;
 use crate::cancel::Cancel;
 use crate::interrupt;
 use crate::ir::Tuple;
+use crate::portfolio::workers;
 use crate::report::{Report, Status, Stop, TupleResult};
 use crate::verdict::{Engine, Outcome, Stats, UnknownReason, Verdict};
 use std::collections::VecDeque;
@@ -35,9 +38,6 @@ pub struct ExecOptions {
     /// How long to wait for running tuples after a stop before giving up on them.
     pub grace: Duration,
 }
-
-/// Stack for tuple threads: engines recurse over expressions up to `ir::MAX_DEPTH`.
-const STACK: usize = 64 << 20;
 
 struct Running {
     index: usize,
@@ -63,7 +63,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".into())
 }
 
-/// Starts tuple `index` on its own thread; its outcome arrives on `tx`.
+/// Starts tuple `index` on a pooled engine worker; its outcome arrives on `tx`.
 fn spawn(
     index: usize,
     tuple: Arc<Tuple>,
@@ -71,34 +71,22 @@ fn spawn(
     decide: Decider,
     tx: mpsc::Sender<(usize, Outcome)>,
 ) {
-    let failed = tx.clone();
-    let started = std::thread::Builder::new()
-        .name(format!("tuple {}", tuple.name))
-        .stack_size(STACK)
-        .spawn(move || {
-            // A cancelled token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once.
-            let watch = interrupt::watch(&cancel);
-            let start = Instant::now();
-            let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
-                .unwrap_or_else(|p| {
-                    internal_error(UnknownReason::EnginePanic(format!(
-                        "internal error: the engine panicked: {}",
-                        panic_message(&*p)
-                    )))
-                });
-            // The report's time is the tuple's wall-clock time, whatever the engines count.
-            outcome.time = start.elapsed();
-            drop(watch);
-            let _ = tx.send((index, outcome));
-        });
-    if let Err(e) = started {
-        let _ = failed.send((
-            index,
-            internal_error(UnknownReason::Internal(format!(
-                "internal error: cannot start a thread: {e}"
-            ))),
-        ));
-    }
+    workers::submit(Box::new(move || {
+        // A cancelled token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once.
+        let watch = interrupt::watch(&cancel);
+        let start = Instant::now();
+        let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
+            .unwrap_or_else(|p| {
+                internal_error(UnknownReason::EnginePanic(format!(
+                    "internal error: the engine panicked: {}",
+                    panic_message(&*p)
+                )))
+            });
+        // The report's time is the tuple's wall-clock time, whatever the engines count.
+        outcome.time = start.elapsed();
+        drop(watch);
+        let _ = tx.send((index, outcome));
+    }));
 }
 
 /// Makes sure an `unknown` caused by the deadline says so, whatever the engine wrote.

@@ -60,9 +60,17 @@ pub enum ColorArg {
 /// Which engines decide a tuple (`portfolio::EngineChoice`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
 pub enum EngineArg {
+    /// The ForEx prover alone.
     Prove,
+    /// Bounded ∀∃ symbolic execution alone.
     Refute,
+    /// Hypertesting alone (never verified).
+    Test,
+    /// All three: the first definitive answer wins.
     #[default]
+    All,
+    /// Prover and refuter (kept so that older command lines work).
+    #[value(hide = true)]
     Both,
 }
 
@@ -71,6 +79,8 @@ impl From<EngineArg> for crate::portfolio::EngineChoice {
         match a {
             EngineArg::Prove => Self::Prove,
             EngineArg::Refute => Self::Refute,
+            EngineArg::Test => Self::Test,
+            EngineArg::All => Self::All,
             EngineArg::Both => Self::Both,
         }
     }

@@ -42,8 +42,9 @@ pub struct ProveArgs {
     /// Files and folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Engines: prove (ForEx), refute (bounded ∀∃ symbolic execution) or both concurrently.
-    #[arg(long, value_enum, default_value_t = EngineArg::Both)]
+    /// Engines: prove (ForEx), refute (bounded ∀∃ symbolic execution), test
+    /// (hypertesting) or all three concurrently.
+    #[arg(long, value_enum, default_value_t = EngineArg::All)]
     pub engine: EngineArg,
     /// Time limit per tuple, in seconds.
     #[arg(long, default_value_t = 60.0, value_name = "SECS")]
@@ -124,6 +125,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
                 max_paths: args.max_paths,
                 ..RefuteOptions::default()
             },
+            ..DecideOptions::default()
         },
         jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),
         fail_fast: args.fail_fast,

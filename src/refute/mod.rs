@@ -42,9 +42,6 @@ pub struct RefuteOptions {
     /// Largest number of symbolic paths (∀ and ∃) explored at one bound (`--max-paths`);
     /// beyond it the search stops deepening.
     pub max_paths: u64,
-    /// In the prove/refute portfolio, the refuter starts once the prover has run this
-    /// long or gave up (so quick proofs pay nothing for the portfolio).
-    pub portfolio_delay: Duration,
     /// `--dump-smt`: write every SMT check of the refuter into this folder.
     pub dump_smt: Option<std::path::PathBuf>,
 }
@@ -68,7 +65,6 @@ impl Default for RefuteOptions {
             max_unroll: None,
             query_timeout: Duration::from_secs(2),
             max_paths: 2_000,
-            portfolio_delay: Duration::from_millis(100),
             dump_smt: None,
         }
     }

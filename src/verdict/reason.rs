@@ -43,7 +43,7 @@ pub enum UnknownReason {
     Internal(String),
     /// One engine's reason, shown with that engine's label (`refuter: …`).
     From { engine: Engine, reason: Box<UnknownReason> },
-    /// Both portfolio engines gave up: each one's reason, labelled.
+    /// Every portfolio engine that ran gave up: each one's reason, labelled.
     Combined(Vec<(Engine, UnknownReason)>),
 }
 
@@ -83,12 +83,19 @@ impl UnknownReason {
         }
     }
 
-    /// One reason for two engines that both gave up, each labelled once.
-    pub fn combine(a: (Engine, &UnknownReason), b: (Engine, &UnknownReason)) -> UnknownReason {
-        UnknownReason::Combined(vec![
-            (a.0, a.1.unlabelled().clone()),
-            (b.0, b.1.unlabelled().clone()),
-        ])
+    /// One reason for engines that all gave up, each part labelled once, in the order
+    /// given; an already combined part contributes its parts.
+    pub fn combine<'a>(
+        parts: impl IntoIterator<Item = (Engine, &'a UnknownReason)>,
+    ) -> UnknownReason {
+        let mut out = Vec::new();
+        for (engine, reason) in parts {
+            match reason.unlabelled() {
+                UnknownReason::Combined(inner) => out.extend(inner.iter().cloned()),
+                plain => out.push((engine, plain.clone())),
+            }
+        }
+        UnknownReason::Combined(out)
     }
 
     /// Whether the time limit is already part of this reason.
@@ -159,14 +166,26 @@ mod tests {
         assert_eq!(refuter.to_string(), "refuter: no counterexample up to 8");
         assert_eq!(refuter.kind(), "bound_reached");
         let prover = UnknownReason::NoInvariant("no invariant found".into());
-        let both = UnknownReason::combine((Engine::Prove, &prover), (Engine::Refute, &refuter));
+        let both = UnknownReason::combine([(Engine::Prove, &prover), (Engine::Refute, &refuter)]);
         assert_eq!(
             both.to_string(),
             "prover: no invariant found; refuter: no counterexample up to 8"
         );
         assert_eq!(both.kind(), "combined");
-        let late = UnknownReason::Timeout { limit: Duration::from_secs(1), during: Box::new(both) };
+        let late = UnknownReason::Timeout {
+            limit: Duration::from_secs(1),
+            during: Box::new(both.clone()),
+        };
         assert!(late.is_timeout());
         assert!(late.to_string().starts_with("timeout after 1 s (prover: "));
+        let tester = UnknownReason::NoViolationFound("no violation found in 7 runs".into());
+        let all = UnknownReason::combine([(Engine::Prove, &both), (Engine::Test, &tester)]);
+        assert_eq!(
+            all.to_string(),
+            "prover: no invariant found; refuter: no counterexample up to 8; tester: no \
+             violation found in 7 runs"
+        );
+        let UnknownReason::Combined(parts) = &all else { panic!("combined") };
+        assert_eq!(parts.len(), 3, "nested combinations are flattened");
     }
 }

@@ -3,6 +3,7 @@
 mod check;
 mod editor;
 mod neovim;
+mod portfolio;
 mod prove;
 mod refute;
 mod report_snapshots;

@@ -125,7 +125,7 @@ fn tiny_time_limits_never_flip_a_refuter_verdict() {
 /// returned; queries now get their limits from the interrupt watcher instead.
 #[test]
 fn tiny_time_limits_never_flip_a_prover_verdict() {
-    tiny_time_limits(&[EngineChoice::Prove, EngineChoice::Both]);
+    tiny_time_limits(&[EngineChoice::Prove, EngineChoice::Both, EngineChoice::All]);
 }
 
 fn tiny_time_limits(engines: &[EngineChoice]) {

@@ -1,0 +1,197 @@
+use super::*;
+
+fn outcome(engine: Engine, verdict: Verdict, ms: u64) -> Outcome {
+    Outcome { verdict, engine, time: Duration::from_millis(ms), stats: Stats::default() }
+}
+fn unknown(engine: Engine, why: &str) -> Outcome {
+    let reason = UnknownReason::Internal(why.into());
+    outcome(engine, Verdict::Unknown { reason }, 1)
+}
+
+fn labelled_refuter_unknown(why: &str) -> Outcome {
+    let reason = UnknownReason::BoundReached(why.into()).from_engine(Engine::Refute);
+    outcome(Engine::Refute, Verdict::Unknown { reason }, 1)
+}
+
+#[test]
+fn two_unknowns_stay_unknown_with_both_reasons() {
+    let out = race(
+        &Cancel::new(),
+        Duration::ZERO,
+        |_| unknown(Engine::Prove, "no invariant found"),
+        after_gate(|_| labelled_refuter_unknown("no counterexample up to 8")),
+    );
+    let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
+    assert_eq!(
+        reason.to_string(),
+        "prover: no invariant found; refuter: no counterexample up to 8"
+    );
+}
+
+#[test]
+fn definitive_answer_wins_and_cancels_the_other() {
+    let out = race(
+        &Cancel::new(),
+        Duration::ZERO,
+        |c| {
+            // Runs until cancelled: the refuter's answer must stop it.
+            while !c.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            unknown(Engine::Prove, "cancelled")
+        },
+        after_gate(|_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1)),
+    );
+    assert_eq!(out.engine, Engine::Refute);
+    assert!(out.verdict.is_definitive());
+}
+
+#[test]
+fn the_first_definitive_answer_is_kept() {
+    let out = race(
+        &Cancel::new(),
+        Duration::ZERO,
+        |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
+        after_gate(|c| {
+            while !c.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            unknown(Engine::Refute, "cancelled")
+        }),
+    );
+    assert_eq!(out.engine, Engine::Prove);
+    assert_eq!(out.verdict.name(), "verified");
+}
+
+#[test]
+fn a_panicking_engine_does_not_hide_the_other_answer() {
+    let out = race(
+        &Cancel::new(),
+        Duration::ZERO,
+        |_| panic!("boom"),
+        after_gate(|_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1)),
+    );
+    assert_eq!(out.engine, Engine::Refute);
+    let out = race(
+        &Cancel::new(),
+        Duration::ZERO,
+        |_| unknown(Engine::Prove, "gave up"),
+        after_gate(|_| panic!("boom")),
+    );
+    let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
+    assert_eq!(reason.to_string(), "prover: gave up; refuter: internal error (panic: boom)");
+}
+
+#[test]
+fn parent_cancellation_reaches_both_engines() {
+    let parent = Cancel::new();
+    parent.cancel();
+    let out = race(
+        &parent,
+        Duration::ZERO,
+        |c| unknown(Engine::Prove, if c.is_cancelled() { "stopped" } else { "ran" }),
+        after_gate(|c| unknown(Engine::Refute, if c.is_cancelled() { "stopped" } else { "ran" })),
+    );
+    let Verdict::Unknown { reason } = out.verdict else { panic!() };
+    assert_eq!(reason.to_string(), "prover: stopped; refuter: cancelled before it started");
+}
+
+#[test]
+fn a_quick_first_answer_never_starts_the_second_engine() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static STARTED: AtomicBool = AtomicBool::new(false);
+    let out = race(
+        &Cancel::new(),
+        Duration::from_secs(60),
+        |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
+        after_gate(|_| {
+            STARTED.store(true, Ordering::SeqCst);
+            unknown(Engine::Refute, "ran")
+        }),
+    );
+    assert_eq!(out.verdict.name(), "verified");
+    // Give the worker time to wake up and see the cancellation.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!STARTED.load(Ordering::SeqCst));
+}
+
+#[test]
+fn the_second_engine_starts_as_soon_as_the_first_gives_up() {
+    // With a 10-minute delay, this only finishes if giving up starts the refuter.
+    let out = race(
+        &Cancel::new(),
+        Duration::from_secs(600),
+        |_| unknown(Engine::Prove, "gave up"),
+        after_gate(|_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1)),
+    );
+    assert_eq!(out.engine, Engine::Refute);
+}
+
+#[test]
+fn engine_names_parse_and_both_stays_an_alias() {
+    assert_eq!("ALL".parse::<EngineChoice>(), Ok(EngineChoice::All));
+    assert_eq!("test".parse::<EngineChoice>(), Ok(EngineChoice::Test));
+    assert_eq!("both".parse::<EngineChoice>(), Ok(EngineChoice::Both));
+    assert_eq!(DecideOptions::default().engine, EngineChoice::All);
+    let err = "fast".parse::<EngineChoice>().unwrap_err();
+    assert!(err.contains("(prove, refute, test, all)"), "{err}");
+}
+
+#[test]
+fn three_unknowns_keep_every_reason_in_order() {
+    let out = race(
+        &Cancel::new(),
+        Duration::ZERO,
+        |_| unknown(Engine::Prove, "no invariant found"),
+        after_gate(|_| {
+            combine_unknowns(vec![
+                labelled_refuter_unknown("no counterexample up to 8"),
+                unknown(Engine::Test, "no violation found in 9 runs"),
+            ])
+        }),
+    );
+    let Verdict::Unknown { reason } = out.verdict else { panic!("must stay unknown") };
+    assert_eq!(
+        reason.to_string(),
+        "prover: no invariant found; refuter: no counterexample up to 8; tester: no violation \
+         found in 9 runs"
+    );
+    assert_eq!(reason.kind(), "combined");
+}
+
+#[test]
+fn a_definitive_part_wins_over_the_unknowns() {
+    let proved = outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1);
+    let out = combine_unknowns(vec![unknown(Engine::Refute, "bound"), proved]);
+    assert_eq!(out.engine, Engine::Prove);
+    assert!(out.verdict.is_definitive());
+}
+
+/// The hypertester can only ever show violations.
+#[test]
+fn the_tester_never_verifies() {
+    let claimed = outcome(Engine::Test, Verdict::Verified { proof: Default::default() }, 1);
+    assert_eq!(tested(claimed).verdict.name(), "unknown");
+}
+
+/// A first engine that gives up before the delay leaves the second one to its own
+/// thread: no hand-off, no second Z3 context.
+#[test]
+fn the_second_engine_runs_inline_when_the_first_gives_up_early() {
+    let here = std::thread::current().id();
+    let out = race(
+        &Cancel::new(),
+        Duration::from_secs(600),
+        |_| unknown(Engine::Prove, "gave up"),
+        after_gate(move |_| {
+            let inline = std::thread::current().id() == here;
+            let verdict = if inline {
+                Verdict::Verified { proof: Default::default() }
+            } else {
+                Verdict::Unknown { reason: UnknownReason::Internal("on a worker".into()) }
+            };
+            outcome(Engine::Refute, verdict, 1)
+        }),
+    );
+    assert_eq!(out.verdict.name(), "verified", "{:?}", out.verdict);
+}
