@@ -93,6 +93,8 @@ pub enum UnOp {
     BitNot,
     /// `abs(e)` on int.
     Abs,
+    /// `int(e)` on bvN: the unsigned value (Z3's `bv2int`; one term, not one per bit).
+    BvToInt,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,6 +123,18 @@ pub enum BinOp {
     Min,
     /// `max(a, b)` on int.
     Max,
+    /// Signed bit-vector functions (`slt(a, b)` …), as SMT-LIB `bvslt`, `bvsle`, `bvsgt`,
+    /// `bvsge`, `bvsdiv`, `bvsrem`, `bvashr`: two's-complement order, division rounding
+    /// towards zero (`sdiv(a, 0)` is -1 for `a >= 0` and 1 otherwise), remainder with the
+    /// dividend's sign (`srem(a, 0) == a`), arithmetic shift right. Native operators, so
+    /// nesting them grows the term linearly.
+    SLt,
+    SLe,
+    SGt,
+    SGe,
+    SDiv,
+    SRem,
+    AShr,
 }
 
 impl BinOp {
@@ -150,7 +164,19 @@ impl BinOp {
             Shr => ">>",
             Min => "min",
             Max => "max",
+            SLt => "slt",
+            SLe => "sle",
+            SGt => "sgt",
+            SGe => "sge",
+            SDiv => "sdiv",
+            SRem => "srem",
+            AShr => "ashr",
         }
+    }
+    /// Written as a call `f(a, b)` rather than infix.
+    pub fn is_function(self) -> bool {
+        use BinOp::*;
+        matches!(self, Min | Max | SLt | SLe | SGt | SGe | SDiv | SRem | AShr)
     }
 }
 
@@ -234,7 +260,9 @@ impl Expr {
     pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
         use BinOp::*;
         let ty = match op {
-            Lt | Le | Gt | Ge | Eq | Ne | And | Or | Implies | Iff => Type::Bool,
+            Lt | Le | Gt | Ge | Eq | Ne | And | Or | Implies | Iff | SLt | SLe | SGt | SGe => {
+                Type::Bool
+            }
             _ => a.ty.clone(),
         };
         Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), ty }

@@ -393,6 +393,7 @@ impl Checker<'_> {
             UnOp::Not => (a2.ty == Type::Bool, "!", "a bool"),
             UnOp::BitNot => (matches!(a2.ty, Type::Bv(_)), "~", "a bit-vector"),
             UnOp::Abs => (a2.ty == Type::Int, "abs", "an int"),
+            UnOp::BvToInt => (matches!(a2.ty, Type::Bv(_)), "int", "a bit-vector"),
         };
         if !ok {
             let hint = match (op, &a2.ty) {
@@ -410,7 +411,7 @@ impl Checker<'_> {
                 .with_hint_opt(hint),
             );
         }
-        let ty = a2.ty.clone();
+        let ty = if op == UnOp::BvToInt { Type::Int } else { a2.ty.clone() };
         Some(ir::Expr { kind: ExprKind::Unary(op, Box::new(a2)), ty })
     }
 
@@ -424,7 +425,9 @@ impl Checker<'_> {
             Add | Sub | Mul | Div | Mod | Lt | Le | Gt | Ge => {
                 (is_num(&a2.ty), "int or bit-vector")
             }
-            BitAnd | BitOr | BitXor | Shl | Shr => (matches!(a2.ty, Type::Bv(_)), "bit-vector"),
+            BitAnd | BitOr | BitXor | Shl | Shr | SLt | SLe | SGt | SGe | SDiv | SRem | AShr => {
+                (matches!(a2.ty, Type::Bv(_)), "bit-vector")
+            }
             Min | Max => (a2.ty == Type::Int, "int"),
             Eq | Ne => (true, "any"),
         };
@@ -641,7 +644,7 @@ impl Checker<'_> {
         }
         let (a, b) = (self.expr(&args[0], sc), self.expr(&args[1], sc));
         let (a, b) = (a?, b?);
-        let Type::Bv(w) = a.ty else {
+        let Type::Bv(_) = a.ty else {
             return self.fail(
                 Diagnostic::new(
                     format!("`{}` needs bit-vector operands, found {}", name.name, a.ty),
@@ -654,7 +657,7 @@ impl Checker<'_> {
             );
         };
         self.expect(&b, &args[1].span, &a.ty, &format!("the second argument of `{}`", name.name))?;
-        let x = super::lang::signed(&name.name, a, b, w);
+        let x = super::lang::signed(&name.name, a, b);
         self.shallow(x, &e.span)
     }
 }

@@ -100,6 +100,7 @@ impl Encoder<'_> {
                         let i = int(&a);
                         i.ge(Int::from_i64(0)).ite(&i, &i.unary_minus()).into()
                     }
+                    UnOp::BvToInt => bv(&a).to_int(false).into(),
                 }
             }
             ExprKind::Binary(op, a, b) => {
@@ -189,6 +190,13 @@ fn bv_binary(op: BinOp, a: &BV, b: &BV) -> Dynamic {
         BitXor => a.bvxor(b).into(),
         Shl => a.bvshl(b).into(),
         Shr => a.bvlshr(b).into(),
+        SLt => a.bvslt(b).into(),
+        SLe => a.bvsle(b).into(),
+        SGt => a.bvsgt(b).into(),
+        SGe => a.bvsge(b).into(),
+        SDiv => a.bvsdiv(b).into(),
+        SRem => a.bvsrem(b).into(),
+        AShr => a.bvashr(b).into(),
         _ => unreachable!("checked IR: {op:?} on bit-vectors"),
     }
 }
@@ -292,6 +300,27 @@ mod tests {
         s.reset();
         s.assert(z.eq(Dynamic::from(Int::from_i64(0))).not());
         assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    #[test]
+    fn signed_operators_agree_with_the_interpreter_on_every_bv4_pair() {
+        use crate::interp::eval_expr;
+        for op in
+            [BinOp::SLt, BinOp::SLe, BinOp::SGt, BinOp::SGe, BinOp::SDiv, BinOp::SRem, BinOp::AShr]
+        {
+            for a in 0..16u128 {
+                for b in 0..16u128 {
+                    let e = Expr::binary(op, Expr::bv(a, 4), Expr::bv(b, 4));
+                    let z3 = term_value(&encode(&e, &x_int).simplify(), &e.ty);
+                    assert_eq!(z3, eval_expr(&e, &[]).ok(), "{op:?} {a} {b}");
+                }
+            }
+        }
+        let e = Expr {
+            kind: ExprKind::Unary(UnOp::BvToInt, Box::new(Expr::bv(200, 8))),
+            ty: Type::Int,
+        };
+        assert_eq!(term_value(&encode(&e, &x_int).simplify(), &Type::Int), Some(Value::int(200)));
     }
 
     #[test]

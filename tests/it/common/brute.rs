@@ -145,6 +145,15 @@ fn width(ty: &Type) -> u32 {
     }
 }
 
+/// The two's-complement reading of a `w`-bit value.
+fn signed_of(x: u128, w: u32) -> i128 {
+    if (x >> (w - 1)) & 1 == 1 {
+        x as i128 - (1i128 << w)
+    } else {
+        x as i128
+    }
+}
+
 /// Evaluates a supported expression; bools are 0/1, bit-vectors their unsigned value.
 pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
     match &e.kind {
@@ -158,7 +167,7 @@ pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
                 UnOp::Neg => 0u128.wrapping_sub(x) & m,
                 UnOp::Not => (x == 0) as u128,
                 UnOp::BitNot => !x & m,
-                UnOp::Abs => panic!("brute oracle: abs on int"),
+                UnOp::Abs | UnOp::BvToInt => panic!("brute oracle: int result"),
             }
         }
         ExprKind::Binary(op, a, b) => {
@@ -202,6 +211,23 @@ pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
                     }
                 }
                 Min | Max => panic!("brute oracle: min/max on int"),
+                // Signed operators through i128 (w ≤ 64): Rust's `/` and `%` truncate
+                // like SMT-LIB's bvsdiv / bvsrem; by zero as SMT-LIB defines them.
+                SLt => (signed_of(x, w) < signed_of(y, w)) as u128,
+                SLe => (signed_of(x, w) <= signed_of(y, w)) as u128,
+                SGt => (signed_of(x, w) > signed_of(y, w)) as u128,
+                SGe => (signed_of(x, w) >= signed_of(y, w)) as u128,
+                SDiv if y == 0 => {
+                    if signed_of(x, w) >= 0 {
+                        m
+                    } else {
+                        1
+                    }
+                }
+                SDiv => (signed_of(x, w) / signed_of(y, w)) as u128 & m,
+                SRem if y == 0 => x,
+                SRem => (signed_of(x, w) % signed_of(y, w)) as u128 & m,
+                AShr => (signed_of(x, w) >> y.min(127)) as u128 & m,
             }
         }
         ExprKind::Ite(c, a, b) => {

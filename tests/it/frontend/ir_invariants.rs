@@ -44,8 +44,10 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                 UnOp::Not => assert_eq!(a.ty, Type::Bool),
                 UnOp::BitNot => assert!(matches!(a.ty, Type::Bv(_))),
                 UnOp::Abs => assert_eq!(a.ty, Type::Int),
+                UnOp::BvToInt => assert!(matches!(a.ty, Type::Bv(_))),
             }
-            assert_eq!(e.ty, a.ty);
+            let result = if *op == UnOp::BvToInt { Type::Int } else { a.ty.clone() };
+            assert_eq!(e.ty, result);
             d + 1
         }
         ExprKind::Binary(op, a, b) => {
@@ -65,9 +67,13 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                     assert!(num(&a.ty));
                     a.ty.clone()
                 }
-                BitAnd | BitOr | BitXor | Shl | Shr => {
+                BitAnd | BitOr | BitXor | Shl | Shr | SDiv | SRem | AShr => {
                     assert!(matches!(a.ty, Type::Bv(_)));
                     a.ty.clone()
+                }
+                SLt | SLe | SGt | SGe => {
+                    assert!(matches!(a.ty, Type::Bv(_)));
+                    Type::Bool
                 }
                 Min | Max => {
                     assert_eq!(a.ty, Type::Int);
