@@ -3,6 +3,7 @@
 mod check;
 mod editor;
 mod prove;
+mod recovery;
 mod refute;
 mod report_snapshots;
 mod run_test;
