@@ -367,6 +367,7 @@ pub fn eval_expr(expr: &Expr, state: &[Value]) -> Result<Value, InterpError> {
             Type::Bv(w) => Ok(Value::bv(*value, w)),
             _ => Err(InterpError::Malformed("bit-vector literal without a width".into())),
         },
+        ExprKind::Str(s) => Ok(Value::Str { value: s.clone() }),
         ExprKind::Unary(op, a) => unary(*op, eval_expr(a, state)?),
         ExprKind::Binary(op, a, b) => {
             let a = eval_expr(a, state)?;
@@ -416,6 +417,7 @@ fn unary(op: UnOp, a: Value) -> Result<Value, InterpError> {
         (UnOp::BitNot, Value::Bv { width, value }) => Value::bv(!value, width),
         (UnOp::Abs, Value::Int { value }) => Value::int(value.abs()),
         (UnOp::BvToInt, Value::Bv { value, .. }) => Value::int(value),
+        (UnOp::StrLen, Value::Str { value }) => Value::int(value.chars().count()),
         (op, a) => return Err(mismatch(&format!("an operand of {op:?}"), &a)),
     })
 }
@@ -439,6 +441,10 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, InterpError> {
         _ => {}
     }
     Ok(match (a, b) {
+        (Value::Str { value: mut x }, Value::Str { value: y }) if op == Concat => {
+            x.push_str(&y);
+            Value::Str { value: x }
+        }
         (Value::Bool { value: x }, Value::Bool { value: y }) => match op {
             And => Value::bool(x && y),
             Or => Value::bool(x || y),

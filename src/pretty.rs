@@ -31,9 +31,10 @@ fn atomic(e: &Expr) -> bool {
         | ExprKind::Bound(_)
         | ExprKind::Bool(_)
         | ExprKind::Bv(_)
+        | ExprKind::Str(_)
         | ExprKind::Select(..)
         | ExprKind::Extract { .. } => true,
-        ExprKind::Unary(UnOp::Abs | UnOp::BvToInt, _) => true,
+        ExprKind::Unary(UnOp::Abs | UnOp::BvToInt | UnOp::StrLen, _) => true,
         ExprKind::Binary(op, ..) => op.is_function(),
         _ => false,
     }
@@ -86,6 +87,8 @@ impl Printer<'_> {
             }
             ExprKind::Unary(UnOp::Abs, a) => self.call("abs", &[a]),
             ExprKind::Unary(UnOp::BvToInt, a) => self.call("int", &[a]),
+            ExprKind::Unary(UnOp::StrLen, a) => self.call("len", &[a]),
+            ExprKind::Str(s) => self.out.push_str(&crate::ir::escape_string(s)),
             ExprKind::Unary(op, a) => {
                 self.out.push_str(match op {
                     UnOp::Neg => "-",

@@ -43,6 +43,7 @@ impl Checker<'_> {
             A::Int(n) => Some(ir::Expr::int(n.clone())),
             A::Bool(b) => Some(ir::Expr::bool(*b)),
             A::Bv { value, width } => Some(ir::Expr::bv(*value, *width)),
+            A::Str(s) => Some(ir::Expr { kind: ExprKind::Str(s.clone()), ty: Type::Str }),
             A::Var(name) => self.var(name, &e.span, sc),
             A::CopyVar { copy, var } => self.copy_var(copy, var, sc),
             A::Unary(op, a) => self.unary(*op, a, e, sc),
@@ -394,6 +395,7 @@ impl Checker<'_> {
             UnOp::BitNot => (matches!(a2.ty, Type::Bv(_)), "~", "a bit-vector"),
             UnOp::Abs => (a2.ty == Type::Int, "abs", "an int"),
             UnOp::BvToInt => (matches!(a2.ty, Type::Bv(_)), "int", "a bit-vector"),
+            UnOp::StrLen => (a2.ty == Type::Str, "len", "a string"),
         };
         if !ok {
             let hint = match (op, &a2.ty) {
@@ -411,7 +413,7 @@ impl Checker<'_> {
                 .with_hint_opt(hint),
             );
         }
-        let ty = if op == UnOp::BvToInt { Type::Int } else { a2.ty.clone() };
+        let ty = if matches!(op, UnOp::BvToInt | UnOp::StrLen) { Type::Int } else { a2.ty.clone() };
         Some(ir::Expr { kind: ExprKind::Unary(op, Box::new(a2)), ty })
     }
 
@@ -429,6 +431,7 @@ impl Checker<'_> {
                 (matches!(a2.ty, Type::Bv(_)), "bit-vector")
             }
             Min | Max => (a2.ty == Type::Int, "int"),
+            Concat => (a2.ty == Type::Str, "string"),
             Eq | Ne => (true, "any"),
         };
         if !ok_a {
@@ -563,6 +566,11 @@ impl Checker<'_> {
                     .with_hint("functions are inlined: define a function before its callers, and without recursion"),
             );
         }
+        if matches!(name.name.as_str(), "len" | "str.len" | "concat" | "str.++") {
+            if let Some(x) = self.string_call(name, args, e, sc) {
+                return x;
+            }
+        }
         if name.name == "len" {
             return self.fail(
                 Diagnostic::new("arrays have no length in forex", name.span.clone())
@@ -625,6 +633,57 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// `len(s)` / `str.len(s)` and `concat(a, b, …)` / `str.++(a, b, …)` on strings.
+    /// `None` when `len`'s argument is not a string (then `len` gets its array error).
+    fn string_call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        e: &ast::Expr,
+        sc: &Scope,
+    ) -> Option<Option<ir::Expr>> {
+        let is_len = name.name.ends_with("len");
+        let arity_ok = if is_len { args.len() == 1 } else { args.len() >= 2 };
+        if !arity_ok {
+            let want = if is_len { "1 argument" } else { "at least 2 arguments" };
+            return Some(
+                self.fail(
+                    Diagnostic::new(
+                        format!("`{}` takes {want}, found {}", name.name, args.len()),
+                        e.span.clone(),
+                    )
+                    .with_label("wrong number of arguments"),
+                ),
+            );
+        }
+        let mut checked = Vec::new();
+        for a in args {
+            let a2 = self.expr(a, sc);
+            checked.push(a2);
+        }
+        if is_len && name.name == "len" && checked[0].as_ref().is_some_and(|a| a.ty != Type::Str) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (a, a2) in args.iter().zip(checked) {
+            let Some(a2) = a2 else { return Some(None) };
+            let what = format!("an argument of `{}`", name.name);
+            if self.expect(&a2, &a.span, &Type::Str, &what).is_none() {
+                return Some(None);
+            }
+            out.push(a2);
+        }
+        let mut it = out.into_iter();
+        let first = it.next()?;
+        if is_len {
+            let x =
+                ir::Expr { kind: ExprKind::Unary(UnOp::StrLen, Box::new(first)), ty: Type::Int };
+            return Some(self.shallow(x, &e.span));
+        }
+        let x = it.fold(first, |acc, b| ir::Expr::binary(BinOp::Concat, acc, b));
+        Some(self.shallow(x, &e.span))
+    }
+
     /// `slt(a, b)` … `ashr(a, b)`: two bit-vectors of one width.
     fn signed(
         &mut self,

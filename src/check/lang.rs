@@ -32,9 +32,11 @@ impl FnInfo {
 pub fn substitute(e: &Expr, args: &[Expr]) -> Expr {
     let kind = match &e.kind {
         ExprKind::Var(v) => return args.get(v.index()).cloned().unwrap_or_else(|| e.clone()),
-        ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {
-            return e.clone()
-        }
+        ExprKind::Bound(_)
+        | ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Bv(_)
+        | ExprKind::Str(_) => return e.clone(),
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(substitute(a, args))),
         ExprKind::Extract { hi, lo, arg } => {
             ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(substitute(arg, args)) }

@@ -10,3 +10,4 @@ mod prove_loops;
 mod refute_examples;
 mod refute_random;
 mod soundness_audit;
+mod strings;

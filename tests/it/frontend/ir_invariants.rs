@@ -32,6 +32,10 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
             assert_eq!(e.ty, Type::Bool);
             1
         }
+        ExprKind::Str(_) => {
+            assert_eq!(e.ty, Type::Str);
+            1
+        }
         ExprKind::Bv(v) => {
             let Type::Bv(w) = e.ty else { panic!("bv literal typed {}", e.ty) };
             assert!(w == 128 || *v < (1u128 << w));
@@ -45,8 +49,10 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                 UnOp::BitNot => assert!(matches!(a.ty, Type::Bv(_))),
                 UnOp::Abs => assert_eq!(a.ty, Type::Int),
                 UnOp::BvToInt => assert!(matches!(a.ty, Type::Bv(_))),
+                UnOp::StrLen => assert_eq!(a.ty, Type::Str),
             }
-            let result = if *op == UnOp::BvToInt { Type::Int } else { a.ty.clone() };
+            let int_valued = matches!(op, UnOp::BvToInt | UnOp::StrLen);
+            let result = if int_valued { Type::Int } else { a.ty.clone() };
             assert_eq!(e.ty, result);
             d + 1
         }
@@ -78,6 +84,10 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                 Min | Max => {
                     assert_eq!(a.ty, Type::Int);
                     Type::Int
+                }
+                Concat => {
+                    assert_eq!(a.ty, Type::Str);
+                    Type::Str
                 }
             };
             assert_eq!(e.ty, result);

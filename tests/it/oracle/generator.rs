@@ -20,7 +20,7 @@ fn check_expr(t: &Tuple, e: &Expr) -> Type {
             match op {
                 UnOp::Not => assert_eq!(ta, Type::Bool),
                 UnOp::BitNot | UnOp::Neg => assert!(matches!(ta, Type::Bv(_))),
-                UnOp::Abs | UnOp::BvToInt => panic!("int-valued operator"),
+                UnOp::Abs | UnOp::BvToInt | UnOp::StrLen => panic!("int-valued operator"),
             }
             ta
         }
