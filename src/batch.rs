@@ -16,7 +16,7 @@ pub use shard::Shard;
 
 use crate::cancel::Cancel;
 use crate::diag::{warning_line, DiagStyle, Diagnostics};
-use crate::frontend::{load_file, InputFormat};
+use crate::frontend::{load_file_recovering, InputFormat, Recovered};
 use crate::ir::Tuple;
 use crate::portfolio::{decide, DecideOptions};
 use crate::report::{Report, Status, TupleResult};
@@ -182,12 +182,25 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
     let mut used = vec![false; opts.select.len()];
     for f in files {
         let file = crate::frontend::display_name(&f.path);
-        match load_file(&f.path, f.format) {
-            Ok(module) => {
-                if module.tuples.is_empty() {
+        match load_file_recovering(&f.path, f.format) {
+            Ok(Recovered { module, broken, unused }) => {
+                let has_unused = unused.is_some();
+                if let Some(diags) = unused {
+                    eprint!("{}", diags.render_colored(opts.diag_style, opts.diag_color));
+                    entries.push(Entry::Done(TupleResult {
+                        file: file.clone(),
+                        tuple: None,
+                        loc: None,
+                        status: Status::Error { reason: error_reason(&diags) },
+                        expected: None,
+                    }));
+                }
+                if module.tuples.is_empty() && broken.is_empty() && !has_unused {
                     let (style, code) = (opts.diag_style, crate::diag::Code::NoTuple);
                     eprint!("{}", warning_line(style, Some(&file), code, "no tuple to prove"));
                 }
+                // Checked and broken tuples, reported in source order.
+                let mut in_file = Vec::new();
                 for tuple in module.tuples.clone() {
                     for (i, p) in opts.select.iter().enumerate() {
                         used[i] |= p.matches(&tuple.name);
@@ -198,10 +211,33 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                         if opts.observations.is_some() {
                             tuple.observations = opts.observations;
                         }
+                        let loc = tuple.loc;
                         let tuple = Arc::new(tuple);
-                        entries.push(Entry::Todo { file: file.clone(), tuple, expected });
+                        in_file.push((loc, Entry::Todo { file: file.clone(), tuple, expected }));
                     }
                 }
+                for b in broken {
+                    for (i, p) in opts.select.iter().enumerate() {
+                        used[i] |= p.matches(&b.name);
+                    }
+                    if selected(&opts.select, &b.name) {
+                        eprint!(
+                            "{}",
+                            b.diagnostics.render_colored(opts.diag_style, opts.diag_color)
+                        );
+                        let status = Status::Error { reason: error_reason(&b.diagnostics) };
+                        let result = TupleResult {
+                            file: file.clone(),
+                            tuple: Some(b.name),
+                            loc: Some(b.loc),
+                            status,
+                            expected: None,
+                        };
+                        in_file.push((b.loc, Entry::Done(result)));
+                    }
+                }
+                in_file.sort_by_key(|(loc, _)| *loc);
+                entries.extend(in_file.into_iter().map(|(_, e)| e));
             }
             Err(diags) => {
                 eprint!("{}", diags.render_colored(opts.diag_style, opts.diag_color));

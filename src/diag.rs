@@ -63,6 +63,11 @@ impl Diagnostic {
         self.code = Some(code);
         self
     }
+    /// `code` unless the diagnostic already has one (the front end's phase codes).
+    pub fn with_default_code(mut self, code: Code) -> Diagnostic {
+        self.code.get_or_insert(code);
+        self
+    }
     pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
         self.label = Some(label.into());
         self

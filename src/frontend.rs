@@ -5,9 +5,11 @@
 //! can overflow it even in unoptimised builds; the pre-scan and the builders bound the
 //! nesting depth anyway (`ir::MAX_DEPTH`).
 
-use crate::diag::{Code, Diagnostic, Diagnostics};
-use crate::ir::Module;
+use crate::diag::{Code, Diagnostic, Diagnostics, LineIndex};
+use crate::ir::{Loc, Module};
+use crate::syntax::recover::{self, Item, ItemKind};
 use crate::syntax::{self, Format};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Which input language a file is in.
@@ -44,6 +46,12 @@ pub fn display_name(path: &Path) -> String {
 
 /// Reads, parses and checks one file; `-` reads standard input (to its end).
 pub fn load_file(path: &Path, format: InputFormat) -> Result<Module, Diagnostics> {
+    let (name, bytes) = read_file(path)?;
+    load_source(&name, &bytes, format)
+}
+
+/// The display name and bytes of the file at `path` (`-`: standard input, to its end).
+fn read_file(path: &Path) -> Result<(String, Vec<u8>), Diagnostics> {
     let name = display_name(path);
     let read = if path == Path::new(STDIN_PATH) {
         use std::io::Read;
@@ -52,10 +60,7 @@ pub fn load_file(path: &Path, format: InputFormat) -> Result<Module, Diagnostics
     } else {
         std::fs::read(path)
     };
-    match read {
-        Ok(bytes) => load_source(&name, &bytes, format),
-        Err(e) => Err(Diagnostics::io(&name, &e)),
-    }
+    read.map(|bytes| (name.clone(), bytes)).map_err(|e| Diagnostics::io(&name, &e))
 }
 
 /// Parses and checks source text (any bytes: invalid UTF-8 is a diagnostic).
@@ -163,6 +168,171 @@ fn with_phase_codes(parsed: &mut Vec<Diagnostic>, checked: Vec<Diagnostic>) {
         d.code.get_or_insert(Code::Check);
         d
     }));
+}
+
+/// A tuple that cannot be decided: its name, where it starts, and the errors that break
+/// it (its own, or those of a program it uses).
+#[derive(Clone, Debug)]
+pub struct BrokenTuple {
+    pub name: String,
+    pub loc: Loc,
+    pub diagnostics: Diagnostics,
+}
+
+/// A file loaded as far as its errors allow: the tuples that checked, and the broken ones.
+#[derive(Clone, Debug)]
+pub struct Recovered {
+    pub module: Module,
+    pub broken: Vec<BrokenTuple>,
+    /// Errors that break no tuple (in a program no tuple uses): still input errors.
+    pub unused: Option<Diagnostics>,
+}
+
+/// Like [`load_file`], but an error inside one `program` or `tuple` of a `.fe` file
+/// breaks only the tuples it concerns (the tuple itself, or the tuples using the program);
+/// the others are returned checked. A syntax error blanks out its top-level item and the
+/// rest is parsed again. Errors outside programs and tuples (in a function, or between
+/// items), and every error of a ForEx or hyena0 file, still fail the whole file.
+pub fn load_file_recovering(path: &Path, format: InputFormat) -> Result<Recovered, Diagnostics> {
+    let (name, bytes) = read_file(path)?;
+    let fe = match std::str::from_utf8(&bytes) {
+        Ok(src) => match format {
+            InputFormat::Fe => true,
+            InputFormat::Auto => {
+                !syntax::hyena::looks_like_hyena(src) && !syntax::looks_like_forex(src)
+            }
+            InputFormat::Forex | InputFormat::Hyena => false,
+        },
+        Err(_) => false,
+    };
+    if !fe {
+        return load_source(&name, &bytes, format).map(|module| Recovered {
+            module,
+            broken: Vec::new(),
+            unused: None,
+        });
+    }
+    let src = String::from_utf8_lossy(&bytes).into_owned();
+    let (owned_name, owned_src) = (name.clone(), src.clone());
+    let worker = std::thread::Builder::new()
+        .name("forex-parse".into())
+        .stack_size(PARSE_STACK)
+        .spawn(move || recover_fe(&owned_name, &owned_src));
+    match worker {
+        Ok(handle) => handle.join().unwrap_or_else(|_| {
+            let d =
+                Diagnostic::new("internal error in the front end (please report this input)", 0..0)
+                    .with_code(Code::Internal);
+            Err(Diagnostics::new(&name, &src, vec![d]))
+        }),
+        Err(_) => recover_fe(&name, &src),
+    }
+}
+
+/// Most syntax errors blanked out of one file before giving up on it.
+const MAX_BLANKED: usize = 64;
+
+/// The top-level item holding byte offset `pos` (an offset past the last item counts as
+/// the last item: an unclosed item runs to the end).
+fn item_at(items: &[Item], pos: usize) -> Option<usize> {
+    let last = items.len().checked_sub(1).filter(|&l| pos >= items[l].span.end);
+    items.iter().position(|it| it.span.contains(&pos)).or(last)
+}
+
+fn recover_fe(name: &str, src: &str) -> Result<Recovered, Diagnostics> {
+    let whole = |diags: Vec<Diagnostic>| Diagnostics::new(name, src, diags);
+    let stem = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned());
+    let stem = stem.unwrap_or_else(|| "tuple".to_string());
+    let items = recover::items(src);
+    let mut text = src.to_string();
+    let mut all: Vec<Diagnostic> = Vec::new();
+    let mut blanked: Vec<usize> = Vec::new();
+    let ast = loop {
+        let (ast, diags) = syntax::parse(&text, Format::Fe, &stem);
+        let diags = diags.into_iter().map(|d| d.with_default_code(Code::Syntax));
+        if let Some(ast) = ast {
+            all.extend(diags);
+            break ast;
+        }
+        let diags: Vec<Diagnostic> = diags.collect();
+        let hit = diags.first().and_then(|d| item_at(&items, d.span.start));
+        all.extend(diags);
+        match hit {
+            Some(i) if !blanked.contains(&i) && blanked.len() < MAX_BLANKED => {
+                text = recover::blank(&text, &items[i].span);
+                blanked.push(i);
+            }
+            _ => return Err(whole(all)),
+        }
+    };
+    if ast.programs.is_empty() && ast.tuples.is_empty() && all.is_empty() {
+        let d = Diagnostic::new("the file defines no programs and no tuples", 0..0)
+            .with_label("empty")
+            .with_hint("a .fe file holds `program name { … }` and `tuple name { … }` definitions")
+            .with_code(Code::EmptyFile);
+        return Err(whole(vec![d]));
+    }
+    let (mut module, check_diags) = crate::check::check(&ast, name, &text, false);
+    all.extend(check_diags.into_iter().map(|d| d.with_default_code(Code::Check)));
+    if all.is_empty() {
+        return Ok(Recovered { module, broken: Vec::new(), unused: None });
+    }
+    let mut per_item: Vec<Vec<Diagnostic>> = vec![Vec::new(); items.len()];
+    for d in &all {
+        match item_at(&items, d.span.start) {
+            Some(i) if items[i].kind != ItemKind::Other && !items[i].name.is_empty() => {
+                per_item[i].push(d.clone())
+            }
+            // Outside any program or tuple, or in a function: no telling what it breaks.
+            _ => return Err(whole(all)),
+        }
+    }
+    // Per broken program: its errors, whether a syntax error blanked it, whether a tuple uses it.
+    let mut broken_programs: HashMap<&str, (Vec<Diagnostic>, bool, bool)> = HashMap::new();
+    for (i, it) in items.iter().enumerate() {
+        if it.kind == ItemKind::Program && !per_item[i].is_empty() {
+            let entry = broken_programs.entry(&it.name).or_default();
+            entry.0.extend(per_item[i].iter().cloned());
+            entry.1 |= blanked.contains(&i);
+        }
+    }
+    let lines = LineIndex::new(src);
+    let mut broken = Vec::new();
+    for (i, it) in items.iter().enumerate().filter(|(_, it)| it.kind == ItemKind::Tuple) {
+        let used: Vec<&str> = ast
+            .tuples
+            .iter()
+            .filter(|t| t.name.name == it.name)
+            .flat_map(|t| t.copies.iter().map(|c| c.program.name.as_str()))
+            .collect();
+        let mut diags = Vec::new();
+        let mut program_gone = false;
+        for p in used {
+            if let Some((d, gone, used)) = broken_programs.get_mut(p) {
+                diags.extend(d.iter().cloned());
+                program_gone |= *gone;
+                *used = true;
+            }
+        }
+        // A program lost to a syntax error is "unknown" to the tuple: its own error says
+        // nothing more than the program's.
+        if !program_gone {
+            diags.extend(per_item[i].iter().cloned());
+        }
+        if diags.is_empty() {
+            continue;
+        }
+        module.tuples.retain(|t| t.name != it.name);
+        broken.push(BrokenTuple {
+            name: it.name.clone(),
+            loc: lines.loc(src, it.span.start),
+            diagnostics: whole(diags),
+        });
+    }
+    let unused: Vec<Diagnostic> =
+        broken_programs.into_values().filter(|p| !p.2).flat_map(|p| p.0).collect();
+    let unused = (!unused.is_empty()).then(|| whole(unused));
+    Ok(Recovered { module, broken, unused })
 }
 
 /// A hyena0 file: read into the syntax tree, checked like a `.fe` file.

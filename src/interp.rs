@@ -367,6 +367,7 @@ pub fn eval_expr(expr: &Expr, state: &[Value]) -> Result<Value, InterpError> {
             Type::Bv(w) => Ok(Value::bv(*value, w)),
             _ => Err(InterpError::Malformed("bit-vector literal without a width".into())),
         },
+        ExprKind::Str(s) => Ok(Value::Str { value: s.clone() }),
         ExprKind::Unary(op, a) => unary(*op, eval_expr(a, state)?),
         ExprKind::Binary(op, a, b) => {
             let a = eval_expr(a, state)?;
@@ -415,6 +416,8 @@ fn unary(op: UnOp, a: Value) -> Result<Value, InterpError> {
         (UnOp::Not, Value::Bool { value }) => Value::bool(!value),
         (UnOp::BitNot, Value::Bv { width, value }) => Value::bv(!value, width),
         (UnOp::Abs, Value::Int { value }) => Value::int(value.abs()),
+        (UnOp::BvToInt, Value::Bv { value, .. }) => Value::int(value),
+        (UnOp::StrLen, Value::Str { value }) => Value::int(value.chars().count()),
         (op, a) => return Err(mismatch(&format!("an operand of {op:?}"), &a)),
     })
 }
@@ -438,6 +441,10 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, InterpError> {
         _ => {}
     }
     Ok(match (a, b) {
+        (Value::Str { value: mut x }, Value::Str { value: y }) if op == Concat => {
+            x.push_str(&y);
+            Value::Str { value: x }
+        }
         (Value::Bool { value: x }, Value::Bool { value: y }) => match op {
             And => Value::bool(x && y),
             Or => Value::bool(x || y),
@@ -477,6 +484,7 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, InterpError> {
                 BitXor => bv(x ^ y),
                 Shl => bv(if y >= w as u128 { 0 } else { x << y }),
                 Shr => bv(if y >= w as u128 { 0 } else { x >> y }),
+                SLt | SLe | SGt | SGe | SDiv | SRem | AShr => signed(op, x, y, w),
                 _ => return Err(InterpError::Malformed(format!("{op:?} on bit-vectors"))),
             }
         }
@@ -484,6 +492,48 @@ fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, InterpError> {
             return Err(InterpError::Malformed(format!("{op:?} on {a} and {b} of different types")))
         }
     })
+}
+
+/// The signed bit-vector operators on `w`-bit values, by the SMT-LIB definitions of
+/// `bvslt` … `bvashr` in terms of the unsigned ones (so division by zero agrees with Z3).
+fn signed(op: BinOp, x: u128, y: u128, w: u32) -> Value {
+    use BinOp::*;
+    let mask = bv_mask(w);
+    let sign = 1u128 << (w - 1);
+    let (nx, ny) = (x & sign != 0, y & sign != 0);
+    let neg = |v: u128| v.wrapping_neg() & mask;
+    // Flipping the sign bit maps two's-complement order onto unsigned order.
+    let (fx, fy) = (x ^ sign, y ^ sign);
+    let udiv = |a: u128, b: u128| a.checked_div(b).unwrap_or(mask);
+    let urem = |a: u128, b: u128| a.checked_rem(b).unwrap_or(a);
+    let (ax, ay) = (if nx { neg(x) } else { x }, if ny { neg(y) } else { y });
+    match op {
+        SLt => Value::bool(fx < fy),
+        SLe => Value::bool(fx <= fy),
+        SGt => Value::bool(fx > fy),
+        SGe => Value::bool(fx >= fy),
+        SDiv => {
+            let q = udiv(ax, ay);
+            Value::bv(if nx != ny { neg(q) } else { q }, w)
+        }
+        SRem => {
+            let r = urem(ax, ay);
+            Value::bv(if nx { neg(r) } else { r }, w)
+        }
+        _ => {
+            let shifted = if y >= w as u128 { 0 } else { (!x & mask) >> y };
+            Value::bv(
+                if nx {
+                    !shifted
+                } else if y >= w as u128 {
+                    0
+                } else {
+                    x >> y
+                },
+                w,
+            )
+        }
+    }
 }
 
 #[cfg(test)]

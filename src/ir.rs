@@ -22,6 +22,31 @@ use std::fmt;
 /// Largest nesting depth of expressions and statements the checker accepts.
 pub const MAX_DEPTH: usize = 400;
 
+/// The body of a string literal (between the quotes) → the string: `\"` and `\\` are
+/// escapes; characters are printable ASCII (space to `~`), the alphabet every engine
+/// shares. `Err` gives the byte offset of the first bad character or escape.
+pub fn unescape_string(body: &str) -> Result<String, usize> {
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        let c = match c {
+            '\\' => match chars.next() {
+                Some((_, e @ ('"' | '\\'))) => e,
+                _ => return Err(i),
+            },
+            ' '..='~' => c,
+            _ => return Err(i),
+        };
+        out.push(c);
+    }
+    Ok(out)
+}
+
+/// A string as a literal, quotes included (the inverse of [`unescape_string`]).
+pub fn escape_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
 /// Largest bit-vector width.
 pub const MAX_BV_WIDTH: u32 = 128;
 
@@ -49,6 +74,8 @@ pub enum Type {
     Bv(u32),
     /// Array from `int` indices to elements of the given (scalar) type.
     Array(Box<Type>),
+    /// A string of characters (Z3's sequence theory).
+    Str,
 }
 
 impl Type {
@@ -64,6 +91,7 @@ impl fmt::Display for Type {
             Type::Bool => write!(f, "bool"),
             Type::Bv(w) => write!(f, "bv{w}"),
             Type::Array(elem) => write!(f, "{elem}[]"),
+            Type::Str => write!(f, "string"),
         }
     }
 }
@@ -93,6 +121,10 @@ pub enum UnOp {
     BitNot,
     /// `abs(e)` on int.
     Abs,
+    /// `int(e)` on bvN: the unsigned value (Z3's `bv2int`; one term, not one per bit).
+    BvToInt,
+    /// `len(s)` on a string: its number of characters.
+    StrLen,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,6 +153,20 @@ pub enum BinOp {
     Min,
     /// `max(a, b)` on int.
     Max,
+    /// Signed bit-vector functions (`slt(a, b)` …), as SMT-LIB `bvslt`, `bvsle`, `bvsgt`,
+    /// `bvsge`, `bvsdiv`, `bvsrem`, `bvashr`: two's-complement order, division rounding
+    /// towards zero (`sdiv(a, 0)` is -1 for `a >= 0` and 1 otherwise), remainder with the
+    /// dividend's sign (`srem(a, 0) == a`), arithmetic shift right. Native operators, so
+    /// nesting them grows the term linearly.
+    SLt,
+    SLe,
+    SGt,
+    SGe,
+    SDiv,
+    SRem,
+    AShr,
+    /// `concat(a, b)` on strings (ForEx `str.++`).
+    Concat,
 }
 
 impl BinOp {
@@ -150,7 +196,20 @@ impl BinOp {
             Shr => ">>",
             Min => "min",
             Max => "max",
+            SLt => "slt",
+            SLe => "sle",
+            SGt => "sgt",
+            SGe => "sge",
+            SDiv => "sdiv",
+            SRem => "srem",
+            AShr => "ashr",
+            Concat => "concat",
         }
+    }
+    /// Written as a call `f(a, b)` rather than infix.
+    pub fn is_function(self) -> bool {
+        use BinOp::*;
+        matches!(self, Min | Max | SLt | SLe | SGt | SGe | SDiv | SRem | AShr | Concat)
     }
 }
 
@@ -193,6 +252,8 @@ pub enum ExprKind {
     Bool(bool),
     /// A bit-vector literal; `value` < 2^width, the width is in `Expr::ty`.
     Bv(u128),
+    /// A string literal (printable ASCII).
+    Str(String),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -234,7 +295,9 @@ impl Expr {
     pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
         use BinOp::*;
         let ty = match op {
-            Lt | Le | Gt | Ge | Eq | Ne | And | Or | Implies | Iff => Type::Bool,
+            Lt | Le | Gt | Ge | Eq | Ne | And | Or | Implies | Iff | SLt | SLe | SGt | SGe => {
+                Type::Bool
+            }
             _ => a.ty.clone(),
         };
         Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), ty }
@@ -268,7 +331,11 @@ impl Expr {
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match &self.kind {
             ExprKind::Var(v) => f(*v),
-            ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {}
+            ExprKind::Bound(_)
+            | ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Bv(_)
+            | ExprKind::Str(_) => {}
             ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => a.for_each_var(f),
             ExprKind::Quant { body, .. } => body.for_each_var(f),
             ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
@@ -286,9 +353,11 @@ impl Expr {
     pub fn map_vars(&self, f: &impl Fn(VarId) -> VarId) -> Expr {
         let kind = match &self.kind {
             ExprKind::Var(v) => ExprKind::Var(f(*v)),
-            ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {
-                self.kind.clone()
-            }
+            ExprKind::Bound(_)
+            | ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Bv(_)
+            | ExprKind::Str(_) => self.kind.clone(),
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(a.map_vars(f))),
             ExprKind::Extract { hi, lo, arg } => {
                 ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(arg.map_vars(f)) }

@@ -1,7 +1,7 @@
 //! Prints IR expressions back in `.fe` syntax, for proofs, reasons and counterexamples.
 //! Parenthesises every compound operand, so the text reparses to the same tree.
 
-use crate::ir::{BinOp, BoundId, Expr, ExprKind, Quantifier, Tuple, Type, UnOp, VarId};
+use crate::ir::{BoundId, Expr, ExprKind, Quantifier, Tuple, Type, UnOp, VarId};
 use crate::value::Value;
 use std::fmt::Write;
 
@@ -31,9 +31,11 @@ fn atomic(e: &Expr) -> bool {
         | ExprKind::Bound(_)
         | ExprKind::Bool(_)
         | ExprKind::Bv(_)
+        | ExprKind::Str(_)
         | ExprKind::Select(..)
         | ExprKind::Extract { .. } => true,
-        ExprKind::Unary(UnOp::Abs, _) | ExprKind::Binary(BinOp::Min | BinOp::Max, ..) => true,
+        ExprKind::Unary(UnOp::Abs | UnOp::BvToInt | UnOp::StrLen, _) => true,
+        ExprKind::Binary(op, ..) => op.is_function(),
         _ => false,
     }
 }
@@ -84,6 +86,9 @@ impl Printer<'_> {
                 let _ = write!(self.out, "{}", Value::bv(*v, w));
             }
             ExprKind::Unary(UnOp::Abs, a) => self.call("abs", &[a]),
+            ExprKind::Unary(UnOp::BvToInt, a) => self.call("int", &[a]),
+            ExprKind::Unary(UnOp::StrLen, a) => self.call("len", &[a]),
+            ExprKind::Str(s) => self.out.push_str(&crate::ir::escape_string(s)),
             ExprKind::Unary(op, a) => {
                 self.out.push_str(match op {
                     UnOp::Neg => "-",
@@ -92,9 +97,7 @@ impl Printer<'_> {
                 });
                 self.operand(a);
             }
-            ExprKind::Binary(op @ (BinOp::Min | BinOp::Max), a, b) => {
-                self.call(op.symbol(), &[a, b])
-            }
+            ExprKind::Binary(op, a, b) if op.is_function() => self.call(op.symbol(), &[a, b]),
             ExprKind::Binary(op, a, b) => {
                 self.operand(a);
                 let _ = write!(self.out, " {} ", op.symbol());
@@ -135,6 +138,7 @@ impl Printer<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::BinOp;
 
     #[test]
     fn prints_with_parentheses_and_names() {

@@ -30,6 +30,11 @@ pub enum Value {
         #[serde(with = "bv_string")]
         value: u128,
     },
+    /// A string; in JSON a JSON string.
+    #[serde(rename = "string")]
+    Str {
+        value: String,
+    },
     /// An array from int indices: `entries` overrides `default`. Kept normalised (no entry
     /// equals the default), so `==` on values is equality of the arrays.
     Array {
@@ -56,6 +61,7 @@ impl Value {
             Type::Int => Value::int(0),
             Type::Bool => Value::bool(false),
             Type::Bv(w) => Value::bv(0, *w),
+            Type::Str => Value::Str { value: String::new() },
             Type::Array(elem) => Value::Array {
                 default: Box::new(Value::default_of(elem)),
                 entries: BTreeMap::new(),
@@ -98,6 +104,7 @@ impl Value {
         match (self, ty) {
             (Value::Int { .. }, Type::Int) | (Value::Bool { .. }, Type::Bool) => true,
             (Value::Bv { width, .. }, Type::Bv(w)) => width == w,
+            (Value::Str { .. }, Type::Str) => true,
             (Value::Array { default, entries }, Type::Array(elem)) => {
                 default.has_type(elem) && entries.values().all(|v| v.has_type(elem))
             }
@@ -126,6 +133,7 @@ impl fmt::Display for Value {
                     write!(f, "#b{:0w$b}", value, w = *width as usize)
                 }
             }
+            Value::Str { value } => write!(f, "{}", crate::ir::escape_string(value)),
             Value::Array { default, entries } => {
                 write!(f, "[")?;
                 for (i, (k, v)) in entries.iter().enumerate() {

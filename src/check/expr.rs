@@ -43,6 +43,7 @@ impl Checker<'_> {
             A::Int(n) => Some(ir::Expr::int(n.clone())),
             A::Bool(b) => Some(ir::Expr::bool(*b)),
             A::Bv { value, width } => Some(ir::Expr::bv(*value, *width)),
+            A::Str(s) => Some(ir::Expr { kind: ExprKind::Str(s.clone()), ty: Type::Str }),
             A::Var(name) => self.var(name, &e.span, sc),
             A::CopyVar { copy, var } => self.copy_var(copy, var, sc),
             A::Unary(op, a) => self.unary(*op, a, e, sc),
@@ -393,6 +394,8 @@ impl Checker<'_> {
             UnOp::Not => (a2.ty == Type::Bool, "!", "a bool"),
             UnOp::BitNot => (matches!(a2.ty, Type::Bv(_)), "~", "a bit-vector"),
             UnOp::Abs => (a2.ty == Type::Int, "abs", "an int"),
+            UnOp::BvToInt => (matches!(a2.ty, Type::Bv(_)), "int", "a bit-vector"),
+            UnOp::StrLen => (a2.ty == Type::Str, "len", "a string"),
         };
         if !ok {
             let hint = match (op, &a2.ty) {
@@ -410,7 +413,7 @@ impl Checker<'_> {
                 .with_hint_opt(hint),
             );
         }
-        let ty = a2.ty.clone();
+        let ty = if matches!(op, UnOp::BvToInt | UnOp::StrLen) { Type::Int } else { a2.ty.clone() };
         Some(ir::Expr { kind: ExprKind::Unary(op, Box::new(a2)), ty })
     }
 
@@ -424,8 +427,11 @@ impl Checker<'_> {
             Add | Sub | Mul | Div | Mod | Lt | Le | Gt | Ge => {
                 (is_num(&a2.ty), "int or bit-vector")
             }
-            BitAnd | BitOr | BitXor | Shl | Shr => (matches!(a2.ty, Type::Bv(_)), "bit-vector"),
+            BitAnd | BitOr | BitXor | Shl | Shr | SLt | SLe | SGt | SGe | SDiv | SRem | AShr => {
+                (matches!(a2.ty, Type::Bv(_)), "bit-vector")
+            }
             Min | Max => (a2.ty == Type::Int, "int"),
+            Concat => (a2.ty == Type::Str, "string"),
             Eq | Ne => (true, "any"),
         };
         if !ok_a {
@@ -560,6 +566,11 @@ impl Checker<'_> {
                     .with_hint("functions are inlined: define a function before its callers, and without recursion"),
             );
         }
+        if matches!(name.name.as_str(), "len" | "str.len" | "concat" | "str.++") {
+            if let Some(x) = self.string_call(name, args, e, sc) {
+                return x;
+            }
+        }
         if name.name == "len" {
             return self.fail(
                 Diagnostic::new("arrays have no length in forex", name.span.clone())
@@ -622,6 +633,57 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// `len(s)` / `str.len(s)` and `concat(a, b, …)` / `str.++(a, b, …)` on strings.
+    /// `None` when `len`'s argument is not a string (then `len` gets its array error).
+    fn string_call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        e: &ast::Expr,
+        sc: &Scope,
+    ) -> Option<Option<ir::Expr>> {
+        let is_len = name.name.ends_with("len");
+        let arity_ok = if is_len { args.len() == 1 } else { args.len() >= 2 };
+        if !arity_ok {
+            let want = if is_len { "1 argument" } else { "at least 2 arguments" };
+            return Some(
+                self.fail(
+                    Diagnostic::new(
+                        format!("`{}` takes {want}, found {}", name.name, args.len()),
+                        e.span.clone(),
+                    )
+                    .with_label("wrong number of arguments"),
+                ),
+            );
+        }
+        let mut checked = Vec::new();
+        for a in args {
+            let a2 = self.expr(a, sc);
+            checked.push(a2);
+        }
+        if is_len && name.name == "len" && checked[0].as_ref().is_some_and(|a| a.ty != Type::Str) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for (a, a2) in args.iter().zip(checked) {
+            let Some(a2) = a2 else { return Some(None) };
+            let what = format!("an argument of `{}`", name.name);
+            if self.expect(&a2, &a.span, &Type::Str, &what).is_none() {
+                return Some(None);
+            }
+            out.push(a2);
+        }
+        let mut it = out.into_iter();
+        let first = it.next()?;
+        if is_len {
+            let x =
+                ir::Expr { kind: ExprKind::Unary(UnOp::StrLen, Box::new(first)), ty: Type::Int };
+            return Some(self.shallow(x, &e.span));
+        }
+        let x = it.fold(first, |acc, b| ir::Expr::binary(BinOp::Concat, acc, b));
+        Some(self.shallow(x, &e.span))
+    }
+
     /// `slt(a, b)` … `ashr(a, b)`: two bit-vectors of one width.
     fn signed(
         &mut self,
@@ -641,7 +703,7 @@ impl Checker<'_> {
         }
         let (a, b) = (self.expr(&args[0], sc), self.expr(&args[1], sc));
         let (a, b) = (a?, b?);
-        let Type::Bv(w) = a.ty else {
+        let Type::Bv(_) = a.ty else {
             return self.fail(
                 Diagnostic::new(
                     format!("`{}` needs bit-vector operands, found {}", name.name, a.ty),
@@ -654,7 +716,7 @@ impl Checker<'_> {
             );
         };
         self.expect(&b, &args[1].span, &a.ty, &format!("the second argument of `{}`", name.name))?;
-        let x = super::lang::signed(&name.name, a, b, w);
+        let x = super::lang::signed(&name.name, a, b);
         self.shallow(x, &e.span)
     }
 }

@@ -32,9 +32,11 @@ impl FnInfo {
 pub fn substitute(e: &Expr, args: &[Expr]) -> Expr {
     let kind = match &e.kind {
         ExprKind::Var(v) => return args.get(v.index()).cloned().unwrap_or_else(|| e.clone()),
-        ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {
-            return e.clone()
-        }
+        ExprKind::Bound(_)
+        | ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Bv(_)
+        | ExprKind::Str(_) => return e.clone(),
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(substitute(a, args))),
         ExprKind::Extract { hi, lo, arg } => {
             ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(substitute(arg, args)) }
@@ -144,22 +146,13 @@ fn balanced(mut parts: Vec<Expr>, op: BinOp) -> Expr {
     parts.pop().unwrap_or_else(|| Expr::int(0))
 }
 
-fn bit(e: &Expr, k: u32) -> Expr {
-    let b = Expr {
-        kind: ExprKind::Extract { hi: k, lo: k, arg: Box::new(e.clone()) },
-        ty: Type::Bv(1),
-    };
-    Expr::eq(b, Expr::bv(1, 1))
-}
-
-/// `int(e)` for a bit-vector `e` of width `w`: its unsigned value, Σ bit_k · 2^k.
-pub fn int_of_bv(e: &Expr, w: u32) -> Expr {
+/// `int(e)` for a bit-vector `e`: its unsigned value, as one native operator (Z3's
+/// `bv2int`), not a sum over the bits.
+pub fn int_of_bv(e: &Expr) -> Expr {
     if let ExprKind::Bv(v) = e.kind {
         return Expr::int(BigInt::from(v));
     }
-    let terms =
-        (0..w).map(|k| ite(bit(e, k), Expr::int(BigInt::from(1u8) << k), Expr::int(0))).collect();
-    balanced(terms, BinOp::Add)
+    Expr { kind: ExprKind::Unary(UnOp::BvToInt, Box::new(e.clone())), ty: Type::Int }
 }
 
 /// `bvW(e)` for an int `e`: e mod 2^W (two's complement), bit k being (e div 2^k) mod 2
@@ -190,7 +183,7 @@ pub fn bv_of_int(e: &Expr, w: u32) -> Expr {
 pub fn convert(e: Expr, to: &Type) -> Option<Expr> {
     Some(match (&e.ty, to) {
         (a, b) if a == b => e,
-        (Type::Bv(w), Type::Int) => int_of_bv(&e, *w),
+        (Type::Bv(_), Type::Int) => int_of_bv(&e),
         (Type::Int, Type::Bv(w)) => bv_of_int(&e, *w),
         (Type::Bool, Type::Int) => ite(e, Expr::int(1), Expr::int(0)),
         (Type::Bool, Type::Bv(w)) => ite(e, Expr::bv(1, *w), Expr::bv(0, *w)),
@@ -198,7 +191,7 @@ pub fn convert(e: Expr, to: &Type) -> Option<Expr> {
             kind: ExprKind::Extract { hi: w - 1, lo: 0, arg: Box::new(e) },
             ty: Type::Bv(*w),
         },
-        (Type::Bv(v), Type::Bv(w)) => bv_of_int(&int_of_bv(&e, *v), *w),
+        (Type::Bv(_), Type::Bv(w)) => bv_of_int(&int_of_bv(&e), *w),
         (Type::Int | Type::Bv(_), Type::Bool) => {
             let zero = if let Type::Bv(w) = e.ty { Expr::bv(0, w) } else { Expr::int(0) };
             Expr::binary(BinOp::Ne, e, zero)
@@ -210,43 +203,18 @@ pub fn convert(e: Expr, to: &Type) -> Option<Expr> {
 /// The signed bit-vector functions, SMT-LIB style: name and arity.
 pub const SIGNED: [&str; 7] = ["slt", "sle", "sgt", "sge", "sdiv", "srem", "ashr"];
 
-/// `name(a, b)` for a signed function, on bit-vectors of width `w`, following the
-/// SMT-LIB definitions of `bvslt`, `bvsdiv`, `bvsrem` and `bvashr` in terms of their
-/// unsigned counterparts.
-pub fn signed(name: &str, a: Expr, b: Expr, w: u32) -> Expr {
-    let neg =
-        |e: &Expr| Expr { kind: ExprKind::Unary(UnOp::Neg, Box::new(e.clone())), ty: e.ty.clone() };
-    let not = |e: &Expr| Expr {
-        kind: ExprKind::Unary(UnOp::BitNot, Box::new(e.clone())),
-        ty: e.ty.clone(),
+/// `name(a, b)` for a signed function on bit-vectors: a native IR operator (`ir::BinOp`),
+/// so nested calls stay linear in size (an unsigned rewrite copies each operand
+/// several times, which grows exponentially with nesting).
+pub fn signed(name: &str, a: Expr, b: Expr) -> Expr {
+    let op = match name {
+        "slt" => BinOp::SLt,
+        "sle" => BinOp::SLe,
+        "sgt" => BinOp::SGt,
+        "sge" => BinOp::SGe,
+        "sdiv" => BinOp::SDiv,
+        "srem" => BinOp::SRem,
+        _ => BinOp::AShr,
     };
-    let flip = |e: &Expr| Expr::binary(BinOp::BitXor, e.clone(), Expr::bv(1u128 << (w - 1), w));
-    let (sa, sb) = (bit(&a, w - 1), bit(&b, w - 1));
-    let cmp = |op| Expr::binary(op, flip(&a), flip(&b));
-    match name {
-        "slt" => cmp(BinOp::Lt),
-        "sle" => cmp(BinOp::Le),
-        "sgt" => cmp(BinOp::Gt),
-        "sge" => cmp(BinOp::Ge),
-        "sdiv" | "srem" => {
-            let op = if name == "sdiv" { BinOp::Div } else { BinOp::Mod };
-            let u = |x: Expr, y: Expr| Expr::binary(op, x, y);
-            // sdiv: negative when the signs differ; srem: the sign of the dividend.
-            let (nn, np, pn, pp) = (
-                u(neg(&a), neg(&b)),
-                u(neg(&a), b.clone()),
-                u(a.clone(), neg(&b)),
-                u(a.clone(), b.clone()),
-            );
-            if name == "sdiv" {
-                ite(sa, ite(sb.clone(), nn, neg(&np)), ite(sb, neg(&pn), pp))
-            } else {
-                ite(sa, ite(sb.clone(), neg(&nn), neg(&np)), ite(sb, pn, pp))
-            }
-        }
-        _ => {
-            let shr = |x: Expr| Expr::binary(BinOp::Shr, x, b.clone());
-            ite(sa, not(&shr(not(&a))), shr(a.clone()))
-        }
-    }
+    Expr::binary(op, a, b)
 }

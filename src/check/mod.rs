@@ -178,6 +178,7 @@ impl Checker<'_> {
             ast::TyKind::Int => Type::Int,
             ast::TyKind::Bool => Type::Bool,
             ast::TyKind::Bv(w) => Type::Bv(*w),
+            ast::TyKind::Str => Type::Str,
             ast::TyKind::Array(e) => Type::Array(Box::new(self.ty(e)?)),
             ast::TyKind::Unsupported => return None,
         })

@@ -382,6 +382,7 @@ fn type_of(v: &Value) -> Type {
         Value::Int { .. } => Type::Int,
         Value::Bool { .. } => Type::Bool,
         Value::Bv { width, .. } => Type::Bv(*width),
+        Value::Str { .. } => Type::Str,
         Value::Array { default, .. } => Type::Array(Box::new(type_of(default))),
     }
 }

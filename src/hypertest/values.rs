@@ -16,6 +16,7 @@ use rand_chacha::ChaCha8Rng;
 pub struct Values {
     ints: Vec<BigInt>,
     bvs: Vec<u128>,
+    strs: Vec<String>,
 }
 
 impl Values {
@@ -67,6 +68,7 @@ impl Values {
                 self.ints.extend([n - 1, n.clone(), n + 1, -n]);
             }
             ExprKind::Bv(v) => self.bvs.extend([*v, v.wrapping_sub(1), v.wrapping_add(1)]),
+            ExprKind::Str(s) => self.strs.push(s.clone()),
             ExprKind::Var(_) | ExprKind::Bound(_) | ExprKind::Bool(_) => {}
             ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => self.expr(a),
             ExprKind::Quant { body, .. } => self.expr(body),
@@ -108,6 +110,16 @@ impl Values {
                     _ => rng.gen(),
                 };
                 Value::bv(v, *w)
+            }
+            Type::Str => {
+                if !self.strs.is_empty() && rng.gen_bool(0.3) {
+                    let s = self.strs.choose(rng).expect("non-empty").clone();
+                    return Value::Str { value: s };
+                }
+                // Short strings over a small alphabet, so that equalities are likely.
+                let len = rng.gen_range(0..4);
+                let value = (0..len).map(|_| *b"ab ~".choose(rng).expect("non-empty") as char);
+                Value::Str { value: value.collect() }
             }
             Type::Array(elem) => {
                 let mut arr = Value::Array {

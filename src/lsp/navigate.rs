@@ -136,6 +136,7 @@ fn type_name(ty: &TyKind) -> String {
         TyKind::Int => "int".into(),
         TyKind::Bool => "bool".into(),
         TyKind::Bv(w) => format!("bv{w}"),
+        TyKind::Str => "string".into(),
         TyKind::Array(elem) => format!("{}[]", type_name(&elem.kind)),
         TyKind::Unsupported => "unsupported".into(),
     }
@@ -164,6 +165,7 @@ fn visit_copy_vars(tuple: &ast::Tuple, f: &mut impl FnMut(&Ident, &Ident)) {
             | ExprKind::Int(_)
             | ExprKind::Bool(_)
             | ExprKind::Bv { .. }
+            | ExprKind::Str(_)
             | ExprKind::Error => {}
         }
     }

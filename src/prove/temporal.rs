@@ -142,9 +142,11 @@ fn substitute(e: &Expr, values: &HashMap<VarId, Expr>) -> Expr {
     let sub = |a: &Expr| Box::new(substitute(a, values));
     let kind = match &e.kind {
         ExprKind::Var(v) => return values.get(v).cloned().unwrap_or_else(|| e.clone()),
-        ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => {
-            return e.clone()
-        }
+        ExprKind::Bound(_)
+        | ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Bv(_)
+        | ExprKind::Str(_) => return e.clone(),
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
         ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
         ExprKind::Ite(c, a, b) => ExprKind::Ite(sub(c), sub(a), sub(b)),

@@ -10,7 +10,8 @@ use crate::ir::{BinOp, BoundId, Expr, ExprKind, Quantifier, Type, UnOp, VarId};
 use crate::value::{bv_mask, Value};
 use num_bigint::BigInt;
 use std::collections::BTreeMap;
-use z3::ast::{Array, Ast, Bool, Dynamic, Int, BV};
+use std::str::FromStr;
+use z3::ast::{Array, Ast, Bool, Dynamic, Int, String as Str, BV};
 use z3::Sort;
 
 /// The Z3 sort of an IR type.
@@ -19,6 +20,7 @@ pub fn sort(ty: &Type) -> Sort {
         Type::Int => Sort::int(),
         Type::Bool => Sort::bool(),
         Type::Bv(w) => Sort::bitvector(*w),
+        Type::Str => Sort::string(),
         Type::Array(elem) => Sort::array(&Sort::int(), &sort(elem)),
     }
 }
@@ -54,6 +56,16 @@ fn int(d: &Dynamic) -> Int {
 fn bv(d: &Dynamic) -> BV {
     d.as_bv().expect("checked IR: bit-vector operand")
 }
+fn string(d: &Dynamic) -> Str {
+    d.as_string().expect("checked IR: string operand")
+}
+
+/// A string literal. Its characters are printable ASCII; Z3 reads `\` in a literal as the
+/// start of an escape, so a backslash is written as the escape `\u{5c}`.
+pub fn str_literal(s: &str) -> Str {
+    Str::from_str(&s.replace('\\', "\\u{5c}")).expect("printable ASCII has no NUL")
+}
+
 fn boolean(d: &Dynamic) -> Bool {
     d.as_bool().expect("checked IR: bool operand")
 }
@@ -87,6 +99,7 @@ impl Encoder<'_> {
                 let Type::Bv(w) = e.ty else { unreachable!("checked IR: bv literal type") };
                 bv_literal(*value, w).into()
             }
+            ExprKind::Str(s) => str_literal(s).into(),
             ExprKind::Unary(op, a) => {
                 let a = self.expr(a);
                 match op {
@@ -100,6 +113,8 @@ impl Encoder<'_> {
                         let i = int(&a);
                         i.ge(Int::from_i64(0)).ite(&i, &i.unary_minus()).into()
                     }
+                    UnOp::BvToInt => bv(&a).to_int(false).into(),
+                    UnOp::StrLen => string(&a).length().into(),
                 }
             }
             ExprKind::Binary(op, a, b) => {
@@ -147,6 +162,7 @@ pub fn binary(op: BinOp, a: &Dynamic, b: &Dynamic) -> Dynamic {
         Or => Bool::or(&[boolean(a), boolean(b)]).into(),
         Implies => boolean(a).implies(boolean(b)).into(),
         Iff => boolean(a).eq(boolean(b)).into(),
+        Concat => Str::concat(&[string(a), string(b)]).into(),
         _ if a.as_int().is_some() => int_binary(op, &int(a), &int(b)),
         _ => bv_binary(op, &bv(a), &bv(b)),
     }
@@ -189,6 +205,13 @@ fn bv_binary(op: BinOp, a: &BV, b: &BV) -> Dynamic {
         BitXor => a.bvxor(b).into(),
         Shl => a.bvshl(b).into(),
         Shr => a.bvlshr(b).into(),
+        SLt => a.bvslt(b).into(),
+        SLe => a.bvsle(b).into(),
+        SGt => a.bvsgt(b).into(),
+        SGe => a.bvsge(b).into(),
+        SDiv => a.bvsdiv(b).into(),
+        SRem => a.bvsrem(b).into(),
+        AShr => a.bvashr(b).into(),
         _ => unreachable!("checked IR: {op:?} on bit-vectors"),
     }
 }
@@ -199,6 +222,7 @@ pub fn value_term(v: &Value) -> Dynamic {
         Value::Int { value } => int_literal(value).into(),
         Value::Bool { value } => Bool::from_bool(*value).into(),
         Value::Bv { width, value } => bv_literal(*value, *width).into(),
+        Value::Str { value } => str_literal(value).into(),
         Value::Array { default, entries } => {
             let mut arr = Array::const_array(&Sort::int(), &value_term(default));
             for (k, val) in entries {
@@ -229,8 +253,36 @@ pub fn term_value(t: &Dynamic, ty: &Type) -> Option<Value> {
             }
             b.to_int(false).simplify().as_u128().map(|u| Value::bv(u, *w))
         }
+        Type::Str => t.as_string()?.simplify().as_string().and_then(|s| decode_z3_string(&s)),
         Type::Array(elem) => array_value(t, elem),
     }
+}
+
+/// A string as Z3 4.8's `Z3_get_string` prints it: printable ASCII as itself (a `\\`
+/// too), other characters as `\\u{…}` escapes.
+fn decode_z3_string(text: &str) -> Option<Value> {
+    let mut out = std::string::String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("\\u{") {
+        out.push_str(&rest[..i]);
+        let braced = &rest[i + 3..];
+        let decoded = braced.find('}').and_then(|end| {
+            let c = char::from_u32(u32::from_str_radix(&braced[..end], 16).ok()?)?;
+            Some((c, &braced[end + 1..]))
+        });
+        match decoded {
+            Some((c, tail)) => {
+                out.push(c);
+                rest = tail;
+            }
+            None => {
+                out.push('\\');
+                rest = &rest[i + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    Some(Value::Str { value: out })
 }
 
 fn parse_int_numeral(text: &str) -> Option<BigInt> {
@@ -292,6 +344,46 @@ mod tests {
         s.reset();
         s.assert(z.eq(Dynamic::from(Int::from_i64(0))).not());
         assert_eq!(s.check(), SatResult::Unsat);
+    }
+
+    #[test]
+    fn signed_operators_agree_with_the_interpreter_on_every_bv4_pair() {
+        use crate::interp::eval_expr;
+        for op in
+            [BinOp::SLt, BinOp::SLe, BinOp::SGt, BinOp::SGe, BinOp::SDiv, BinOp::SRem, BinOp::AShr]
+        {
+            for a in 0..16u128 {
+                for b in 0..16u128 {
+                    let e = Expr::binary(op, Expr::bv(a, 4), Expr::bv(b, 4));
+                    let z3 = term_value(&encode(&e, &x_int).simplify(), &e.ty);
+                    assert_eq!(z3, eval_expr(&e, &[]).ok(), "{op:?} {a} {b}");
+                }
+            }
+        }
+        let e = Expr {
+            kind: ExprKind::Unary(UnOp::BvToInt, Box::new(Expr::bv(200, 8))),
+            ty: Type::Int,
+        };
+        assert_eq!(term_value(&encode(&e, &x_int).simplify(), &Type::Int), Some(Value::int(200)));
+    }
+
+    #[test]
+    fn strings_round_trip_and_concatenate() {
+        for text in ["", "ab", "a\\b\"", " ~"] {
+            let v = Value::Str { value: text.to_string() };
+            assert_eq!(term_value(&value_term(&v).simplify(), &Type::Str), Some(v.clone()));
+            let len =
+                Expr { kind: ExprKind::Unary(UnOp::StrLen, Box::new(lit(text))), ty: Type::Int };
+            let got = term_value(&encode(&len, &x_int).simplify(), &Type::Int);
+            assert_eq!(got, Some(Value::int(text.len() as i64)), "len of {text:?}");
+        }
+        let cat = Expr::binary(BinOp::Concat, lit("a\\"), lit("\"b"));
+        let got = term_value(&encode(&cat, &x_int).simplify(), &Type::Str);
+        assert_eq!(got, Some(Value::Str { value: "a\\\"b".to_string() }));
+    }
+
+    fn lit(s: &str) -> Expr {
+        Expr { kind: ExprKind::Str(s.to_string()), ty: Type::Str }
     }
 
     #[test]

@@ -18,6 +18,8 @@ pub enum TyKind {
     Int,
     Bool,
     Bv(u32),
+    /// `string`.
+    Str,
     Array(Box<Ty>),
     /// A type forex rejects (ForEx `string`), already reported; its variables are
     /// skipped silently so one declaration gives one error.
@@ -53,6 +55,8 @@ pub enum ExprKind {
         value: u128,
         width: u32,
     },
+    /// A string literal, escapes resolved.
+    Str(String),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),

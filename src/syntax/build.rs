@@ -143,14 +143,7 @@ impl<'s> Builder<'s> {
         let kind = match text {
             "int" => TyKind::Int,
             "bool" => TyKind::Bool,
-            "string" => {
-                self.diags.push(
-                    Diagnostic::new("strings are not supported by forex", span(base))
-                        .with_label("string type")
-                        .with_hint("forex handles int, bool, bit-vector and array variables"),
-                );
-                TyKind::Unsupported
-            }
+            "string" => TyKind::Str,
             _ => {
                 let digits = text.trim_start_matches("bv").trim_start_matches('_');
                 if text.starts_with("bv_") && !self.forex {

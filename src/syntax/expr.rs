@@ -209,10 +209,11 @@ impl Builder<'_> {
             ">>" => (Shr, 9, None),
             "bv.&" => (BitAnd, 9, Some("&")),
             "bv.|" => (BitOr, 9, Some("|")),
+            "str.++" => (Concat, 7, None),
             _ => {
                 return Err(self.error(
-                    Diagnostic::new("strings are not supported by forex", span(p))
-                        .with_label("string operator"),
+                    Diagnostic::new(format!("unknown operator `{}`", p.as_str()), span(p))
+                        .with_label("operator"),
                 ))
             }
         };
@@ -309,11 +310,23 @@ impl Builder<'_> {
                 }
             }
             Rule::bv_lit => self.bv_lit(text, sp.clone()),
-            Rule::str_lit | Rule::str_op => {
+            Rule::str_lit => match crate::ir::unescape_string(&text[1..text.len() - 1]) {
+                Ok(s) => ExprKind::Str(s),
+                Err(at) => {
+                    let at = sp.start + 1 + at;
+                    self.diags.push(
+                        Diagnostic::new("strings hold printable ASCII characters", at..at + 1)
+                            .with_label("not allowed here")
+                            .with_hint(r#"the escapes are \" and \\"#),
+                    );
+                    ExprKind::Error
+                }
+            },
+            Rule::str_op => {
                 self.diags.push(
-                    Diagnostic::new("strings are not supported by forex", sp.clone())
-                        .with_label("string expression")
-                        .with_hint("forex handles int, bool, bit-vector and array variables"),
+                    Diagnostic::new(format!("`{text}` needs its arguments"), sp.clone())
+                        .with_label("string function")
+                        .with_hint("write `str.len(s)` or `str.++(a, b)`, or `a str.++ b`"),
                 );
                 ExprKind::Error
             }

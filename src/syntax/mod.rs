@@ -11,6 +11,7 @@ mod fe;
 mod forex;
 pub mod hyena;
 mod prescan;
+pub mod recover;
 
 use crate::diag::Diagnostic;
 use pest::Parser as _;

@@ -45,6 +45,11 @@ pub fn split_top_level(text: &str) -> Vec<&str> {
 pub fn parse_value(text: &str, ty: Option<&Type>) -> Result<Value, String> {
     let t = text.trim();
     let bad = |why: &str| format!("bad value '{t}': {why}");
+    if let Some(body) = t.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        return crate::ir::unescape_string(body)
+            .map(|value| Value::Str { value })
+            .map_err(|_| bad("strings hold printable ASCII; escapes are \\\" and \\\\"));
+    }
     if t == "true" || t == "false" {
         return Ok(Value::bool(t == "true"));
     }
@@ -91,7 +96,7 @@ pub fn parse_value(text: &str, ty: Option<&Type>) -> Result<Value, String> {
         return Ok(arr);
     }
     t.parse::<num_bigint::BigInt>().map(Value::int).map_err(|_| {
-        bad("expected an integer, true, false, #b… or #x… bit-vector, or [i: v, _: v] array")
+        bad("expected an integer, true, false, #b… or #x… bit-vector, \"string\", or [i: v, _: v] array")
     })
 }
 

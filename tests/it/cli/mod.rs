@@ -5,6 +5,7 @@ mod editor;
 mod neovim;
 mod portfolio;
 mod prove;
+mod recovery;
 mod refute;
 mod report_snapshots;
 mod rough_edges;

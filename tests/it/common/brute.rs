@@ -101,7 +101,9 @@ fn expr_ok(e: &Expr) -> bool {
     ty_ok
         && match &e.kind {
             ExprKind::Var(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => true,
-            ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Select(..) => false,
+            ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Str(_) | ExprKind::Select(..) => {
+                false
+            }
             ExprKind::Quant { .. } => false,
             ExprKind::Unary(op, a) => *op != UnOp::Abs && expr_ok(a),
             ExprKind::Binary(op, a, b) => {
@@ -145,6 +147,15 @@ fn width(ty: &Type) -> u32 {
     }
 }
 
+/// The two's-complement reading of a `w`-bit value.
+fn signed_of(x: u128, w: u32) -> i128 {
+    if (x >> (w - 1)) & 1 == 1 {
+        x as i128 - (1i128 << w)
+    } else {
+        x as i128
+    }
+}
+
 /// Evaluates a supported expression; bools are 0/1, bit-vectors their unsigned value.
 pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
     match &e.kind {
@@ -158,7 +169,7 @@ pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
                 UnOp::Neg => 0u128.wrapping_sub(x) & m,
                 UnOp::Not => (x == 0) as u128,
                 UnOp::BitNot => !x & m,
-                UnOp::Abs => panic!("brute oracle: abs on int"),
+                UnOp::Abs | UnOp::BvToInt | UnOp::StrLen => panic!("brute oracle: int result"),
             }
         }
         ExprKind::Binary(op, a, b) => {
@@ -201,7 +212,24 @@ pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
                         x >> y
                     }
                 }
-                Min | Max => panic!("brute oracle: min/max on int"),
+                Min | Max | Concat => panic!("brute oracle: min/max/concat"),
+                // Signed operators through i128 (w ≤ 64): Rust's `/` and `%` truncate
+                // like SMT-LIB's bvsdiv / bvsrem; by zero as SMT-LIB defines them.
+                SLt => (signed_of(x, w) < signed_of(y, w)) as u128,
+                SLe => (signed_of(x, w) <= signed_of(y, w)) as u128,
+                SGt => (signed_of(x, w) > signed_of(y, w)) as u128,
+                SGe => (signed_of(x, w) >= signed_of(y, w)) as u128,
+                SDiv if y == 0 => {
+                    if signed_of(x, w) >= 0 {
+                        m
+                    } else {
+                        1
+                    }
+                }
+                SDiv => (signed_of(x, w) / signed_of(y, w)) as u128 & m,
+                SRem if y == 0 => x,
+                SRem => (signed_of(x, w) % signed_of(y, w)) as u128 & m,
+                AShr => (signed_of(x, w) >> y.min(127)) as u128 & m,
             }
         }
         ExprKind::Ite(c, a, b) => {
@@ -212,7 +240,11 @@ pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
             }
         }
         ExprKind::Extract { hi, lo, arg } => (eval(arg, env) >> lo) & mask(hi - lo + 1),
-        ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Select(..) | ExprKind::Quant { .. } => {
+        ExprKind::Bound(_)
+        | ExprKind::Int(_)
+        | ExprKind::Str(_)
+        | ExprKind::Select(..)
+        | ExprKind::Quant { .. } => {
             panic!("brute oracle: unsupported expression")
         }
     }

@@ -342,3 +342,60 @@ fn elif_chains_run_like_else_if() {
         assert_eq!(state[p.var_by_name("o").unwrap().index()], int(want), "x = {x}");
     }
 }
+
+fn expr_size(e: &Expr) -> usize {
+    1 + match &e.kind {
+        ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => expr_size(a),
+        ExprKind::Quant { body, .. } => expr_size(body),
+        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => expr_size(a) + expr_size(b),
+        ExprKind::Ite(c, a, b) => expr_size(c) + expr_size(a) + expr_size(b),
+        _ => 0,
+    }
+}
+
+fn assigned_value<'m>(m: &'m Module, program: &str) -> &'m Expr {
+    match &m.program(program).unwrap().body[..] {
+        [Stmt::Assign { value, .. }, ..] => value,
+        other => panic!("expected an assignment first, found {other:?}"),
+    }
+}
+
+#[test]
+fn nested_signed_functions_grow_linearly_and_are_decided() {
+    // Twelve nested `sdiv`s under an `slt`: an unsigned rewrite copies each operand about
+    // four times per level (4^12 nodes); native operators keep one node per call.
+    let mut e = "x".to_string();
+    for _ in 0..12 {
+        e = format!("sdiv({e}, y)");
+    }
+    let src = format!(
+        "program p {{ bv8 x, y; bool r; r = slt({e}, srem(ashr(x, y), y)); }}
+         tuple det {{ forall a: p, b: p; pre a.x == b.x && a.y == b.y; post a.r == b.r; }}
+         tuple leak {{ forall a: p, b: p; pre a.y == b.y; post a.r == b.r; }}"
+    );
+    let m = load("nested.fe", &src);
+    assert_eq!(expr_size(assigned_value(&m, "p")), 2 * 12 + 1 + 1 + 5);
+    let prove = |t| forex::prove::prove(t, &Default::default(), &cancel()).verdict;
+    assert!(matches!(prove(tuple(&m, "det")), Verdict::Verified { .. }));
+    let r = forex::refute::refute(tuple(&m, "leak"), &Default::default(), &cancel()).verdict;
+    assert!(matches!(r, Verdict::Violated { .. }), "refute gave {r:?}");
+}
+
+const INT_OF_BV8: &str = "
+program p { bv8 k; int y; y = int(k) * 3 + int(k); }
+program q { bv8 k; int y; k = *; y = 4 * int(k); }
+tuple same { forall a: p; exists b: q; post a.y == b.y && 0 <= a.y && a.y <= 1020; }
+tuple too_big { forall a: p; exists b: q; post b.y == a.y + 1; }
+";
+
+#[test]
+fn int_of_a_bit_vector_is_one_term_and_decided() {
+    let m = load("int_of_bv.fe", INT_OF_BV8);
+    // `int(k) * 3 + int(k)`: two conversions, one node each.
+    assert_eq!(expr_size(assigned_value(&m, "p")), 7);
+    assert_eq!(run(&m, "p", &[("k", Value::bv(255, 8))], "y"), int(1020));
+    let prove = |t| forex::prove::prove(t, &Default::default(), &cancel()).verdict;
+    let v = prove(tuple(&m, "same"));
+    assert!(matches!(v, Verdict::Verified { .. }), "prove gave {v:?}");
+    assert_violated(tuple(&m, "too_big"));
+}

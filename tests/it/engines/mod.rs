@@ -12,3 +12,4 @@ mod refute_deep;
 mod refute_examples;
 mod refute_random;
 mod soundness_audit;
+mod strings;

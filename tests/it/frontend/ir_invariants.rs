@@ -32,6 +32,10 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
             assert_eq!(e.ty, Type::Bool);
             1
         }
+        ExprKind::Str(_) => {
+            assert_eq!(e.ty, Type::Str);
+            1
+        }
         ExprKind::Bv(v) => {
             let Type::Bv(w) = e.ty else { panic!("bv literal typed {}", e.ty) };
             assert!(w == 128 || *v < (1u128 << w));
@@ -44,8 +48,12 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                 UnOp::Not => assert_eq!(a.ty, Type::Bool),
                 UnOp::BitNot => assert!(matches!(a.ty, Type::Bv(_))),
                 UnOp::Abs => assert_eq!(a.ty, Type::Int),
+                UnOp::BvToInt => assert!(matches!(a.ty, Type::Bv(_))),
+                UnOp::StrLen => assert_eq!(a.ty, Type::Str),
             }
-            assert_eq!(e.ty, a.ty);
+            let int_valued = matches!(op, UnOp::BvToInt | UnOp::StrLen);
+            let result = if int_valued { Type::Int } else { a.ty.clone() };
+            assert_eq!(e.ty, result);
             d + 1
         }
         ExprKind::Binary(op, a, b) => {
@@ -65,13 +73,21 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                     assert!(num(&a.ty));
                     a.ty.clone()
                 }
-                BitAnd | BitOr | BitXor | Shl | Shr => {
+                BitAnd | BitOr | BitXor | Shl | Shr | SDiv | SRem | AShr => {
                     assert!(matches!(a.ty, Type::Bv(_)));
                     a.ty.clone()
+                }
+                SLt | SLe | SGt | SGe => {
+                    assert!(matches!(a.ty, Type::Bv(_)));
+                    Type::Bool
                 }
                 Min | Max => {
                     assert_eq!(a.ty, Type::Int);
                     Type::Int
+                }
+                Concat => {
+                    assert_eq!(a.ty, Type::Str);
+                    Type::Str
                 }
             };
             assert_eq!(e.ty, result);

@@ -80,11 +80,7 @@ bad!(
     "[forall]\nint[int,int,int] m;\nint x;\nx = 1;\n[post]\nx_0 == 1\n"
 );
 bad!(increment_of_bool, "incr.fe", "program p {\n  bool b;\n  b++;\n}\n");
-bad!(
-    string_declaration_still_unsupported,
-    "s.fe",
-    "program p {\n  string s;\n  int x;\n  x = 1;\n}\n"
-);
+bad!(string_assigned_to_an_int, "s.fe", "program p {\n  string s;\n  int x;\n  x = s;\n}\n");
 
 #[test]
 fn an_unclosed_brace_is_shown_where_it_opened() {

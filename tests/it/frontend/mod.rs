@@ -6,3 +6,4 @@ mod fe_roundtrip;
 mod fuzz;
 mod ir_invariants;
 mod lang_diagnostics;
+mod recovery;

@@ -20,7 +20,7 @@ fn check_expr(t: &Tuple, e: &Expr) -> Type {
             match op {
                 UnOp::Not => assert_eq!(ta, Type::Bool),
                 UnOp::BitNot | UnOp::Neg => assert!(matches!(ta, Type::Bv(_))),
-                UnOp::Abs => panic!("abs on bit-vectors"),
+                UnOp::Abs | UnOp::BvToInt | UnOp::StrLen => panic!("int-valued operator"),
             }
             ta
         }
@@ -34,7 +34,7 @@ fn check_expr(t: &Tuple, e: &Expr) -> Type {
                     Type::Bool
                 }
                 Eq | Ne => Type::Bool,
-                Lt | Le | Gt | Ge => {
+                Lt | Le | Gt | Ge | SLt | SLe | SGt | SGe => {
                     assert!(matches!(ta, Type::Bv(_)));
                     Type::Bool
                 }

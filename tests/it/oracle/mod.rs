@@ -5,6 +5,6 @@ mod answers;
 mod differential;
 mod generator;
 mod hypertest_differential;
-mod refute_deep;
 mod reactive;
+mod refute_deep;
 mod semantics;

@@ -1,0 +1,139 @@
+//! Strings (`string`, literals, `==`, `concat`/`str.++`, `len`/`str.len`, `x = *`) in
+//! both formats: the interpreter, each engine, counterexample values and `forex run --set`.
+
+use assert_cmd::Command;
+use forex::cancel::Cancel;
+use forex::frontend::{load_source, InputFormat};
+use forex::interp::{run_program, Replay};
+use forex::ir::{Module, Tuple};
+use forex::value::Value;
+use forex::verdict::Verdict;
+use std::time::Duration;
+
+const GREET: &str = r#"
+program greet {
+  string name, out;
+  int n;
+  out = concat("hi \"", name, "\\");
+  n = len(out);
+}
+program pick {
+  string s;
+  s = *;
+}
+tuple det { forall a: greet, b: greet; pre a.name == b.name; post a.out == b.out && a.n == b.n; }
+tuple long { forall a: greet; post a.n >= 5 && a.out != "hi"; }
+tuple leak { forall a: greet, b: greet; post a.out == b.out; }
+tuple any { forall a: greet; exists b: pick; post b.s == a.out; }
+"#;
+
+fn load(src: &str) -> Module {
+    load_source("strings.fe", src.as_bytes(), InputFormat::Auto)
+        .unwrap_or_else(|d| panic!("does not check:\n{}", d.render(forex::diag::DiagStyle::Short)))
+}
+
+fn tuple<'m>(m: &'m Module, name: &str) -> &'m Tuple {
+    m.tuples.iter().find(|t| t.name == name).unwrap()
+}
+
+fn s(text: &str) -> Value {
+    Value::Str { value: text.to_string() }
+}
+
+fn cancel() -> Cancel {
+    Cancel::new().with_timeout(Duration::from_secs(30))
+}
+
+fn quick_test() -> forex::hypertest::TestOptions {
+    forex::hypertest::TestOptions { budget: Duration::from_millis(1500), ..Default::default() }
+}
+
+#[test]
+fn the_interpreter_concatenates_and_counts_characters() {
+    let m = load(GREET);
+    let p = m.program("greet").unwrap();
+    let mut state = vec![s("bob"), s(""), Value::int(0)];
+    run_program(p, &mut state, &mut Replay::new(vec![]), 1000).expect("runs");
+    assert_eq!(state[1], s("hi \"bob\\"));
+    assert_eq!(state[2], Value::int(8));
+}
+
+#[test]
+fn string_tuples_are_proved() {
+    let m = load(GREET);
+    for name in ["det", "long", "any"] {
+        let v = forex::prove::prove(tuple(&m, name), &Default::default(), &cancel()).verdict;
+        assert!(matches!(v, Verdict::Verified { .. }), "{name}: prove gave {v:?}");
+    }
+}
+
+#[test]
+fn a_string_leak_is_refuted_and_found_by_testing_with_string_values() {
+    let m = load(GREET);
+    let t = tuple(&m, "leak");
+    let r = forex::refute::refute(t, &Default::default(), &cancel()).verdict;
+    let Verdict::Violated { counterexample } = &r else { panic!("refute gave {r:?}") };
+    let json = serde_json::to_value(counterexample).unwrap();
+    let text = json.to_string();
+    assert!(text.contains(r#""type":"string""#), "{text}");
+    let h = forex::hypertest::hypertest(t, &quick_test(), &cancel()).verdict;
+    assert!(matches!(h, Verdict::Violated { .. }), "test gave {h:?}");
+    let p = forex::prove::prove(t, &Default::default(), &cancel()).verdict;
+    assert!(!matches!(p, Verdict::Verified { .. }), "prove gave {p:?}");
+    for name in ["det", "long", "any"] {
+        let r = forex::refute::refute(tuple(&m, name), &Default::default(), &cancel()).verdict;
+        assert!(!matches!(r, Verdict::Violated { .. }), "{name}: refute gave {r:?}");
+    }
+}
+
+const FOREX: &str = r#"[forall]
+string s;
+int n;
+s = s str.++ "!";
+n = str.len(s);
+
+[exists]
+string s;
+int n;
+s = "!" str.++ s;
+n = str.len(s);
+
+[pre]
+s_0 == s_1
+
+[post]
+n_0 == n_1
+"#;
+
+#[test]
+fn a_forex_file_with_strings_is_decided() {
+    let m = load(FOREX);
+    let v = forex::prove::prove(&m.tuples[0], &Default::default(), &cancel()).verdict;
+    assert!(matches!(v, Verdict::Verified { .. }), "prove gave {v:?}");
+}
+
+#[test]
+fn string_type_errors_are_diagnostics() {
+    let src = "program p { string a; int n; n = a + 1; a = len(n); }";
+    let err = load_source("bad.fe", src.as_bytes(), InputFormat::Fe).expect_err("type errors");
+    assert_eq!(err.messages.len(), 2, "{:?}", err.messages);
+    assert!(err.messages[0].starts_with("1:34:"), "{:?}", err.messages);
+    let src = "program p { string a; a = \"é\"; }";
+    let err = load_source("bad.fe", src.as_bytes(), InputFormat::Fe).expect_err("not ASCII");
+    assert_eq!(err.messages, ["1:28: strings hold printable ASCII characters"]);
+}
+
+#[test]
+fn run_takes_string_values() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("g.fe"), GREET).unwrap();
+    let out = Command::cargo_bin("forex")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["run", "g.fe", "--program", "greet", "--set", r#"name="x y""#])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(r#""hi \"x y\\""#), "{stdout}");
+}
