@@ -49,12 +49,7 @@ pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
     let unsat =
         |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT)) == Sat::Unsat;
     if unsat(std::slice::from_ref(pre)) {
-        return vec![Warning {
-            code: code::VACUOUS_PRE.to_string(),
-            message: "`pre` is unsatisfiable: no initial state satisfies it, so the tuple \
-                      holds vacuously"
-                .to_string(),
-        }];
+        return vec![pre_warning()];
     }
     // No recorded end: the prover finished without reaching one, which this module
     // cannot interpret; say nothing.
@@ -68,13 +63,35 @@ pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
     if !all_unreachable {
         return Vec::new();
     }
-    vec![Warning {
+    vec![runs_warning()]
+}
+
+/// The warning for an exhaustive search that found no feasible run of the ∀ copies
+/// reaching the end (the refuter's `verified` with zero ∀ paths): that is a fact the
+/// search proved, so it always warns; `pre` decides which warning.
+pub fn no_forall_run(pre: &Bool, cancel: &Cancel) -> Vec<Warning> {
+    let solver = Solver::new();
+    let unsat = session::check(&solver, std::slice::from_ref(pre), cancel, Some(QUERY_LIMIT));
+    vec![if unsat == Sat::Unsat { pre_warning() } else { runs_warning() }]
+}
+
+fn pre_warning() -> Warning {
+    Warning {
+        code: code::VACUOUS_PRE.to_string(),
+        message: "`pre` is unsatisfiable: no initial state satisfies it, so the tuple holds \
+                  vacuously"
+            .to_string(),
+    }
+}
+
+fn runs_warning() -> Warning {
+    Warning {
         code: code::VACUOUS_RUNS.to_string(),
         message: "no run of the ∀ copies that starts in `pre` reaches the end (every path \
                   meets a false `assume` or a loop that never exits), so the tuple holds \
                   vacuously"
             .to_string(),
-    }]
+    }
 }
 
 #[cfg(test)]
@@ -108,6 +125,15 @@ mod tests {
         // One reachable end among dead ones: no warning.
         dead.record(&im::vector![pre.clone()]);
         assert!(warnings(&pre, &dead, &cancel).is_empty());
+    }
+
+    #[test]
+    fn a_search_with_no_forall_run_says_which_warning() {
+        let x = Int::new_const("x");
+        let cancel = Cancel::new();
+        let contradiction = Bool::and(&[lt(&x, 0), x.gt(Int::from_i64(0))]);
+        assert_eq!(no_forall_run(&contradiction, &cancel)[0].code, code::VACUOUS_PRE);
+        assert_eq!(no_forall_run(&lt(&x, 0), &cancel)[0].code, code::VACUOUS_RUNS);
     }
 
     #[test]

@@ -157,10 +157,12 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
                     break;
                 }
                 if !bound_hit && !uncovered {
+                    let warnings = vacuity(tuple, forall_paths, cancel);
                     return Verdict::Verified {
                         proof: Proof {
                             exhaustive: Some(ExhaustiveSearch { unroll: bound, forall_paths }),
                             obligations: stats.queries,
+                            warnings,
                             ..Proof::default()
                         },
                     };
@@ -201,3 +203,21 @@ fn var_name(tuple: &Tuple, v: VarId) -> String {
 pub(crate) mod testkit;
 #[cfg(test)]
 mod tests;
+
+/// The vacuity warnings of an exhaustive search: `pre` unsatisfiable (a path is only
+/// pruned at a branch, so an unsatisfiable `pre` may still leave ∀ paths counted), or no
+/// feasible ∀ path at all (every run blocked).
+fn vacuity(tuple: &Tuple, forall_paths: u64, cancel: &Cancel) -> Vec<crate::verdict::Warning> {
+    let initial: std::collections::HashMap<_, _> = (0..tuple.vars.len() as u32)
+        .map(|i| {
+            let v = crate::ir::VarId(i);
+            (v, crate::smt::encode::fresh(&format!("{}@0", tuple.var_display(v)), &tuple.var(v).ty))
+        })
+        .collect();
+    let pre = crate::smt::encode::encode_bool(&tuple.pre, &|v| initial[&v].clone());
+    if forall_paths == 0 {
+        crate::vacuity::no_forall_run(&pre, cancel)
+    } else {
+        crate::vacuity::warnings(&pre, &crate::vacuity::Ends::default(), cancel)
+    }
+}

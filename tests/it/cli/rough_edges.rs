@@ -80,6 +80,36 @@ fn a_missing_file_is_named_with_the_os_reason_and_no_position() {
 }
 
 #[test]
+fn the_refuters_exhaustive_proofs_carry_the_same_vacuity_warnings() {
+    // The refuter proves loop-free tuples by exhaustive search; a vacuous one must warn
+    // as the prover's proof does (the never-ending loop is out of its reach: unknown).
+    let file = "tests/inputs/vacuous.fe";
+    let out = forex()
+        .args(["prove", "--engine", "refute", "--timeout", "5", "--format", "json", file])
+        .args(["--tuple", "pre_false", "--tuple", "dead_assume", "--tuple", "real"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let got: Vec<(String, String, Vec<String>)> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let codes = r["warnings"].as_array().unwrap();
+            let codes = codes.iter().map(|w| w["code"].as_str().unwrap().to_string()).collect();
+            (r["tuple"].as_str().unwrap().into(), r["verdict"].as_str().unwrap().into(), codes)
+        })
+        .collect();
+    let row = |t: &str, c: &[&str]| {
+        (t.to_string(), "verified".to_string(), c.iter().map(|s| s.to_string()).collect())
+    };
+    assert_eq!(
+        got,
+        vec![row("pre_false", &["W0100"]), row("dead_assume", &["W0101"]), row("real", &[])]
+    );
+}
+
+#[test]
 fn vacuous_proofs_stay_verified_with_a_warning_in_every_format() {
     let file = "tests/inputs/vacuous.fe";
     let out =
