@@ -1,6 +1,6 @@
 //! forex against hyena0 (OOPSLA 2024) on hyena0's own benchmark folder, side by side.
 //!
-//! For every query of every file under `/work/shared/benchmarks/hyena0/` (read from
+//! For every query of every file under `../shared/benchmarks/hyena0/` (read from
 //! there, never copied): forex's verdict and time (the portfolio, as `forex prove`
 //! runs it) and hyena0's (the query alone in a temporary file with the file's programs
 //! and strategy, run under the same time limit), then totals and counts. Then the
@@ -9,7 +9,7 @@
 //!
 //! `cargo bench --bench hyena`. Environment: `FOREX_HYENA_TIMEOUT` (seconds per query,
 //! default 10), `FOREX_HYENA_DIR` (the benchmark folder), `FOREX_HYENA_BIN` (hyena0's
-//! binary, default `/work/shared/peers/hyena0/hyena0`), `FOREX_HYENA_FILTER` (only
+//! binary, default `../shared/peers/hyena0/hyena0`), `FOREX_HYENA_FILTER` (only
 //! files whose path contains it). hyena0 needs the `yices` binary: the real one is put
 //! first on its PATH (`pyenv which yices` when pyenv's shim would come first). Without
 //! hyena0 or yices only forex's column is printed, with the reason.
@@ -27,10 +27,9 @@ fn main() {
     let timeout = Duration::from_secs_f64(
         std::env::var("FOREX_HYENA_TIMEOUT").ok().and_then(|s| s.parse().ok()).unwrap_or(10.0),
     );
-    let dir = PathBuf::from(
-        std::env::var("FOREX_HYENA_DIR")
-            .unwrap_or_else(|_| "/work/shared/benchmarks/hyena0".to_string()),
-    );
+    let dir = PathBuf::from(std::env::var("FOREX_HYENA_DIR").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/benchmarks/hyena0").to_string()
+    }));
     let filter = std::env::var("FOREX_HYENA_FILTER").ok();
     let hyena = match Hyena::find() {
         Ok(h) => Some(h),
@@ -266,10 +265,9 @@ struct Hyena {
 
 impl Hyena {
     fn find() -> Result<Hyena, String> {
-        let bin = PathBuf::from(
-            std::env::var("FOREX_HYENA_BIN")
-                .unwrap_or_else(|_| "/work/shared/peers/hyena0/hyena0".to_string()),
-        );
+        let bin = PathBuf::from(std::env::var("FOREX_HYENA_BIN").unwrap_or_else(|_| {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/peers/hyena0/hyena0").to_string()
+        }));
         if !bin.is_file() {
             return Err(format!("no hyena0 binary at {}", bin.display()));
         }
