@@ -105,6 +105,28 @@ pub struct Prover<'t> {
 const MAX_UNROLL: u32 = 3;
 
 impl<'t> Prover<'t> {
+    /// A prover for `tuple` that has done nothing yet, asking Z3 through its own
+    /// `QueryEngine` under `cancel` (dumping queries where `dump_smt` says).
+    pub fn new(tuple: &'t Tuple, dump_smt: Option<std::path::PathBuf>, cancel: &Cancel) -> Self {
+        Prover {
+            tuple,
+            syms: Syms::default(),
+            smt: QueryEngine::new(cancel, dump_smt, &tuple.name),
+            cancel: cancel.clone(),
+            candidates: 0,
+            obligations: 0,
+            proof: Vec::new(),
+            closest: None,
+            saw_unknown: None,
+            loop_instances: 0,
+            probe_failed: Vec::new(),
+            ranking: None,
+            ends: crate::vacuity::Ends::default(),
+            defer_exists: false,
+            tried: Vec::new(),
+        }
+    }
+
     pub fn quantifier(&self, copy: usize) -> Quantifier {
         self.tuple.copies[copy].quantifier
     }

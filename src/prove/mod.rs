@@ -15,10 +15,9 @@ mod temporal;
 
 use crate::cancel::Cancel;
 use crate::ir::Tuple;
-use crate::smt::query::QueryEngine;
 use crate::verdict::{Engine, Outcome, Proof, Stats, UnknownReason, Verdict};
 use genpp::{Cfg, End, Fail, FailKind, Item, Prover};
-use state::{Acc, Kind, Scope, SymState, Syms};
+use state::{Acc, Kind, Scope, SymState};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -43,23 +42,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         return temporal::prove(tuple, opts, cancel);
     }
     let start = Instant::now();
-    let mut p = Prover {
-        tuple,
-        syms: Syms::default(),
-        smt: QueryEngine::new(cancel, opts.dump_smt.clone(), &tuple.name),
-        cancel: cancel.clone(),
-        candidates: 0,
-        obligations: 0,
-        proof: Vec::new(),
-        closest: None,
-        saw_unknown: None,
-        loop_instances: 0,
-        probe_failed: Vec::new(),
-        ranking: None,
-        ends: crate::vacuity::Ends::default(),
-        defer_exists: false,
-        tried: Vec::new(),
-    };
+    let mut p = Prover::new(tuple, opts.dump_smt.clone(), cancel);
     let main = Scope { floor: 0, conj: false };
     let mut vars = im::HashMap::new();
     for (i, tv) in tuple.vars.iter().enumerate() {

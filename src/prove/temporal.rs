@@ -30,10 +30,9 @@
 //! observation. Only `Valid` answers count, as everywhere in the prover.
 
 use super::genpp::{Cfg, End, Fail, FailKind, Item, Prover, Res};
-use super::state::{Acc, Kind, Scope, SymState, Syms};
+use super::state::{Acc, Kind, Scope, SymState};
 use crate::cancel::Cancel;
 use crate::ir::{has_observe, BinOp, Expr, ExprKind, Loc, Stmt, Tuple, VarId};
-use crate::smt::query::QueryEngine;
 use crate::verdict::{Engine, LoopPointProof, Outcome, Proof, Stats, UnknownReason, Verdict};
 use itertools::Itertools;
 use std::collections::HashMap;
@@ -170,23 +169,7 @@ pub fn prove(tuple: &Tuple, opts: &super::ProveOptions, cancel: &Cancel) -> Outc
         Ok(s) => s,
         Err(why) => return Outcome::unsupported(Engine::Prove, &why),
     };
-    let mut p = Prover {
-        tuple,
-        syms: Syms::default(),
-        smt: QueryEngine::new(cancel, opts.dump_smt.clone(), &tuple.name),
-        cancel: cancel.clone(),
-        candidates: 0,
-        obligations: 0,
-        proof: Vec::new(),
-        closest: None,
-        saw_unknown: None,
-        loop_instances: 0,
-        probe_failed: Vec::new(),
-        ranking: None,
-        ends: Default::default(),
-        defer_exists: false,
-        tried: Vec::new(),
-    };
+    let mut p = Prover::new(tuple, opts.dump_smt.clone(), cancel);
     let result = search(&mut p, &seg);
     let verdict = match result {
         Ok(invariant) => {
