@@ -4,6 +4,7 @@
 //! loop numbering), then tuples (copies, `copy.var` references, formula types). All
 //! errors of a file are collected; the module is only returned when there are none.
 
+mod builtins;
 mod calls;
 mod expr;
 mod lang;
