@@ -137,6 +137,20 @@ fn write_report(text: &str, output: Option<&PathBuf>) -> Result<(), String> {
     }
 }
 
+/// The `--tuple` patterns (globs), or which one is malformed.
+fn tuple_patterns(patterns: &[String]) -> Result<Vec<glob::Pattern>, String> {
+    patterns
+        .iter()
+        .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
+        .collect()
+}
+
+/// `--timeout SECS` as a duration, or why it is not one.
+fn timeout(secs: f64) -> Result<std::time::Duration, String> {
+    std::time::Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("--timeout {secs}: expected a non-negative number of seconds"))
+}
+
 /// Fails now, not after the work, when the report cannot be written to `output`.
 fn check_writable(output: Option<&PathBuf>) -> Result<(), String> {
     let Some(path) = output else { return Ok(()) };

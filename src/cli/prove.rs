@@ -10,7 +10,6 @@ use crate::report::{render_github, render_human, render_json, render_junit, rend
 use clap::{Args, ValueEnum};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, ValueEnum)]
 pub enum ReportFormat {
@@ -100,14 +99,8 @@ pub struct ProveArgs {
 }
 
 fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
-    let timeout = Duration::try_from_secs_f64(args.timeout).map_err(|_| {
-        format!("--timeout {}: expected a non-negative number of seconds", args.timeout)
-    })?;
-    let select = args
-        .tuples
-        .iter()
-        .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
-        .collect::<Result<_, _>>()?;
+    let timeout = super::timeout(args.timeout)?;
+    let select = super::tuple_patterns(&args.tuples)?;
     // An unwritable report path fails now, not after all the proving.
     super::check_writable(args.output.as_ref())?;
     if let Some(dir) = &args.dump_smt {

@@ -90,18 +90,8 @@ pub struct TestArgs {
 
 /// The batch options and the per-tuple limit, or what is wrong with the arguments.
 fn options(args: &TestArgs) -> Result<(BatchOptions, Option<Duration>), String> {
-    let timeout =
-        match args.timeout {
-            Some(secs) => Some(Duration::try_from_secs_f64(secs).map_err(|_| {
-                format!("--timeout {secs}: expected a non-negative number of seconds")
-            })?),
-            None => None,
-        };
-    let select = args
-        .tuples
-        .iter()
-        .map(|p| glob::Pattern::new(p).map_err(|e| format!("--tuple {p}: {e}")))
-        .collect::<Result<_, _>>()?;
+    let timeout = args.timeout.map(super::timeout).transpose()?;
+    let select = super::tuple_patterns(&args.tuples)?;
     super::check_writable(args.output.as_ref())?;
     let opts = BatchOptions {
         diag_style: super::diag_style(args.diagnostics),
