@@ -130,7 +130,7 @@ impl Drop for Watch {
 /// tuple): `simplify` returns null and the z3 crate panics. A solver check starts by
 /// clearing it, so one trivial check leaves the context clean for the next job.
 fn clear_pending_interrupt() {
-    let _ = z3::Solver::new().check();
+    let _ = crate::smt::session::solver().check();
 }
 
 #[cfg(test)]

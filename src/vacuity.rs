@@ -15,7 +15,6 @@ use crate::smt::session::{self, Sat};
 use crate::verdict::Warning;
 use std::time::Duration;
 use z3::ast::Bool;
-use z3::Solver;
 
 /// Ends recorded beyond this many are not kept, and then no run warning is given.
 const MAX_ENDS: usize = 256;
@@ -45,7 +44,7 @@ impl Ends {
 /// `pre`, `ends` what it recorded. At most one warning (an unsatisfiable `pre` makes
 /// every end unreachable, and says more).
 pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
-    let solver = Solver::new();
+    let solver = crate::smt::session::solver();
     let unsat =
         |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT)) == Sat::Unsat;
     if unsat(std::slice::from_ref(pre)) {
@@ -70,7 +69,7 @@ pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
 /// reaching the end (the refuter's `verified` with zero ∀ paths): that is a fact the
 /// search proved, so it always warns; `pre` decides which warning.
 pub fn no_forall_run(pre: &Bool, cancel: &Cancel) -> Vec<Warning> {
-    let solver = Solver::new();
+    let solver = crate::smt::session::solver();
     let unsat = session::check(&solver, std::slice::from_ref(pre), cancel, Some(QUERY_LIMIT));
     vec![if unsat == Sat::Unsat { pre_warning() } else { runs_warning() }]
 }

@@ -421,7 +421,7 @@ mod tests {
         let returned = Arc::new(AtomicBool::new(false));
         let (flag, trigger) = (returned.clone(), root.clone());
         let decide: Decider = Arc::new(move |_: &Tuple, _: &Cancel| {
-            let solver = z3::Solver::new();
+            let solver = crate::smt::session::solver();
             // x³ + y³ = z³ in positive integers: no solution, and none Z3 can find fast.
             solver.from_string(
                 "(declare-const x Int) (declare-const y Int) (declare-const z Int) \

@@ -28,7 +28,8 @@ const Z3_RLIMIT: u32 = 5_000_000;
 const QUERY_LIMIT: Duration = Duration::from_secs(2);
 
 fn limited_solver() -> Solver {
-    let s = Solver::new();
+    // `PreSolver` reads unsat cores.
+    let s = crate::smt::session::core_solver();
     let mut p = Params::new();
     p.set_u32("rlimit", Z3_RLIMIT);
     s.set_params(&p);

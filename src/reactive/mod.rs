@@ -256,7 +256,7 @@ fn satisfiable_alone(tuple: &Tuple, cond: &crate::ir::Expr) -> bool {
             .or_insert_with(|| crate::smt::encode::fresh("x", &tuple.var(v).ty))
             .clone()
     });
-    let s = z3::Solver::new();
+    let s = crate::smt::session::solver();
     s.assert(&f);
     s.check() == z3::SatResult::Sat
 }

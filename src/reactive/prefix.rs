@@ -170,7 +170,7 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
         SatResult::Unsat if residual.as_bool() == Some(false) => Prefix::None { forall_truncated },
         SatResult::Unsat => {
             // Unsat may be due to the residue alone: can an ∃ copy loop past the bound?
-            let s = Solver::new();
+            let s = crate::smt::session::solver();
             s.assert(&pre);
             for g in &reach {
                 s.assert(g);
@@ -187,7 +187,7 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
 
 /// Whether `base` (pre and every ∀ copy reaching its n-th observation) is unsat.
 fn jointly_unreachable(base: &[Bool], cancel: &Cancel) -> bool {
-    let s = Solver::new();
+    let s = crate::smt::session::solver();
     for b in base {
         s.assert(b);
     }
@@ -214,7 +214,7 @@ pub fn forall_reaches(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> 
     if !reachable {
         return Prefix::NoForallPrefix { truncated };
     }
-    let s = Solver::new();
+    let s = crate::smt::session::solver();
     for b in &base {
         s.assert(b);
     }
@@ -245,7 +245,7 @@ fn exists_forall(
     inner: &[Dynamic],
     cancel: &Cancel,
 ) -> (SatResult, Option<Model>) {
-    let candidates = Solver::new();
+    let candidates = crate::smt::session::solver();
     for b in base {
         candidates.assert(b);
     }
@@ -254,7 +254,7 @@ fn exists_forall(
         let r = check(&candidates, cancel);
         return (r, candidates.get_model());
     }
-    let refuter = Solver::new();
+    let refuter = crate::smt::session::solver();
     refuter.assert(body.not());
     for _ in 0..MAX_ROUNDS {
         match check(&candidates, cancel) {

@@ -9,7 +9,7 @@ use crate::interp::{run_copy_observed, Observer, Replay, RunEnd};
 use crate::ir::{has_observe, Stmt, Tuple, VarId};
 use crate::value::Value;
 use z3::ast::Bool;
-use z3::{SatResult, Solver};
+use z3::SatResult;
 
 /// Steps a replayed ∀ copy may take (it runs on past its n-th observation until it
 /// needs a choice the model did not make, so a silent infinite loop ends here).
@@ -70,7 +70,7 @@ pub fn replay(tuple: &Tuple, cand: &Candidate, cancel: &Cancel) -> Result<(), St
     let enc = encode_exists(tuple, &init, n, cand.unroll);
     let forall_obs = |c: usize, i: usize| terms(&cand.observed[c][i]);
     let (witness, residual) = exists_side(tuple, &enc, n, &forall_obs);
-    let solver = Solver::new();
+    let solver = crate::smt::session::solver();
     solver.assert(Bool::or(&[witness, residual]));
     match check(&solver, cancel) {
         SatResult::Unsat => Ok(()),

@@ -17,7 +17,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 use z3::ast::Bool;
-use z3::{SatResult, Solver};
+use z3::SatResult;
 
 /// Observation bound when the tuple sets none.
 const DEFAULT_OBSERVATIONS: u32 = 8;
@@ -100,7 +100,7 @@ pub fn hypertest(
             let enc = encode_exists(tuple, &terms(&init), n, cand.unroll);
             let (witness, residual) =
                 exists_side(tuple, &enc, n, &|c, i| terms(&cand.observed[c][i]));
-            let solver = Solver::new();
+            let solver = crate::smt::session::solver();
             solver.assert(Bool::or(&[witness, residual]));
             match check(&solver, &cancel) {
                 SatResult::Sat => continue,

@@ -15,7 +15,7 @@ use crate::value::Value;
 use crate::verdict::{CopyRun, Counterexample, Stats};
 use std::collections::BTreeMap;
 use z3::ast::{Ast, Dynamic};
-use z3::{Model, SatResult, Solver};
+use z3::{Model, SatResult};
 
 /// Explores every ∀ path at loop bound `bound` and asks, per path, for a counterexample.
 pub(super) fn round(
@@ -25,7 +25,7 @@ pub(super) fn round(
     cancel: &Cancel,
     stats: &mut Stats,
 ) -> Round {
-    let solver = Solver::new();
+    let solver = crate::smt::session::solver();
     let initial: Env = (0..tuple.vars.len() as u32)
         .map(|i| {
             let v = VarId(i);

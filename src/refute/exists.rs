@@ -13,7 +13,7 @@ use crate::smt::encode::{encode_bool, value_term};
 use crate::symex::{and_all, exists_over, explore, Ctx, End, Env, Flow, Path};
 use crate::value::Value;
 use z3::ast::{Ast, Bool};
-use z3::{SatResult, Solver};
+use z3::SatResult;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExistsAnswer {
@@ -60,7 +60,7 @@ pub fn exists_run_with(
         (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
     let mut last_undecided = None;
     for bound in bound_schedule(max_bound) {
-        let solver = Solver::new();
+        let solver = crate::smt::session::solver();
         let mut ctx = Ctx::new(&solver, cancel, bound, super::RefuteOptions::default().limits());
         ctx.summarise_exists = true;
         let mut witness = false;

@@ -9,7 +9,6 @@ use crate::smt::session::Sat;
 use crate::value::Value;
 use crate::verdict::Counterexample;
 use z3::ast::Ast;
-use z3::Solver;
 
 /// Time limit of the one Z3 check replay may need (a quantified `pre`).
 const REPLAY_QUERY_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -100,7 +99,7 @@ pub fn eval_closed(e: &Expr, state: &[Value], cancel: &Cancel) -> Option<bool> {
     if let Some(b) = t.simplify().as_bool() {
         return Some(b);
     }
-    let s = Solver::new();
+    let s = crate::smt::session::solver();
     s.assert(&t);
     match crate::smt::session::check(&s, &[], cancel, Some(REPLAY_QUERY_LIMIT)) {
         Sat::Sat => Some(true),

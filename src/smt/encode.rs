@@ -330,7 +330,7 @@ mod tests {
 
     #[test]
     fn division_is_total_and_euclidean() {
-        let s = Solver::new();
+        let s = crate::smt::session::solver();
         let e = Expr::binary(BinOp::Div, Expr::int(-7), Expr::int(2));
         let q = encode(&e, &x_int);
         let m = Expr::binary(BinOp::Mod, Expr::int(-7), Expr::int(2));

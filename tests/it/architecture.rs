@@ -188,6 +188,32 @@ fn the_library_has_no_command_line_code() {
     }
 }
 
+/// Z3's default solver spends ~6 ms of strategy on every non-incremental check; every
+/// solver comes from `smt::session` so that one place decides how solvers are made.
+#[test]
+fn solvers_are_made_in_one_place() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    for path in files {
+        if path.ends_with("smt/session.rs") {
+            continue;
+        }
+        let code = production_code(&std::fs::read_to_string(&path).unwrap());
+        for banned in ["Solver::new", "new_for_logic"] {
+            // `PreSolver::new` and the like are not Z3's.
+            let z3s = code.match_indices(banned).filter(|(at, _)| {
+                !code[..*at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            });
+            assert_eq!(
+                z3s.count(),
+                0,
+                "{}: `{banned}`: make solvers with smt::session::solver()",
+                path.display()
+            );
+        }
+    }
+}
+
 #[test]
 fn parses_grouped_and_nested_paths() {
     let refs = crate_refs("use crate::{ir::Tuple, value};\nlet q = crate::smt::query::f();");
