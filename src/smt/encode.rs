@@ -322,7 +322,7 @@ fn array_value(t: &Dynamic, elem: &Type) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use z3::{SatResult, Solver};
+    use z3::SatResult;
 
     fn x_int(_: VarId) -> Dynamic {
         Int::new_const("x").into()
