@@ -82,8 +82,11 @@ fn compare(stem: &str, module: &Module, budget_ms: u64) {
     {
         for tuple in &module.tuples {
             for (name, strategy) in [("fuzz", Strategy::Fuzz), ("evo", Strategy::Evo)] {
-                let opts =
-                    TestOptions { strategy, budget: Duration::from_millis(budget_ms), seed: 0 };
+                let opts = TestOptions {
+                    strategy,
+                    budget: Duration::from_millis(budget_ms),
+                    ..TestOptions::default()
+                };
                 let start = Instant::now();
                 let r = hypertest_report(tuple, &opts, None, &Cancel::new());
                 println!(

@@ -24,7 +24,7 @@
 use crate::cancel::Cancel;
 use crate::ir::{Loc, Quantifier, Stmt, Tuple, Type, VarId};
 use crate::smt::encode::{encode, encode_bool, fresh};
-use crate::smt::session::{self, Dump, Sat};
+use crate::smt::session::{self, Sat};
 use std::collections::BTreeSet;
 use std::time::Duration;
 use z3::ast::{Array, Ast, Bool, Dynamic};
@@ -86,8 +86,6 @@ pub struct Ctx<'s> {
     pub query_limit: Duration,
     /// Largest number of path ends (∀ and ∃) one exploration may reach.
     pub max_paths: u64,
-    /// `--dump-smt`: where each check is written.
-    pub dump: Option<Dump>,
     /// SMT checks issued.
     pub queries: u64,
     /// Path ends reached.
@@ -118,7 +116,6 @@ impl<'s> Ctx<'s> {
             bound,
             query_limit: limits.query_limit,
             max_paths: limits.max_paths,
-            dump: None,
             queries: 0,
             paths: 0,
             cancelled: false,
@@ -142,9 +139,6 @@ impl<'s> Ctx<'s> {
             return SatResult::Unknown;
         }
         self.queries += 1;
-        if let Some(d) = &mut self.dump {
-            d.write(self.solver, extra);
-        }
         let r = session::check(self.solver, extra, self.cancel, Some(self.query_limit));
         if let Sat::Unknown(session::Why::MemoryOut) = r {
             // Out of memory: stop exploring, as for a cancel (the round reports unknown).

@@ -3,6 +3,7 @@
 use super::choices::{DiagArg, EngineArg, InputArg};
 use crate::batch::{self, BatchOptions};
 use crate::cancel::Cancel;
+use crate::hypertest::TestOptions;
 use crate::portfolio::DecideOptions;
 use crate::prove::ProveOptions;
 use crate::refute::RefuteOptions;
@@ -118,6 +119,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
                 max_paths: args.max_paths,
                 ..RefuteOptions::default()
             },
+            test: TestOptions { dump_smt: args.dump_smt.clone(), ..DecideOptions::default().test },
             ..DecideOptions::default()
         },
         jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),

@@ -86,6 +86,9 @@ pub struct TestArgs {
     /// How to print input errors (default: fancy on a terminal, short otherwise).
     #[arg(long, value_enum)]
     pub diagnostics: Option<DiagArg>,
+    /// Write every SMT query (input solving, ∃ checks) as SMT-LIB into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub dump_smt: Option<PathBuf>,
 }
 
 /// The batch options and the per-tuple limit, or what is wrong with the arguments.
@@ -93,6 +96,9 @@ fn options(args: &TestArgs) -> Result<(BatchOptions, Option<Duration>), String> 
     let timeout = args.timeout.map(super::timeout).transpose()?;
     let select = super::tuple_patterns(&args.tuples)?;
     super::check_writable(args.output.as_ref())?;
+    if let Some(dir) = &args.dump_smt {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--dump-smt {}: {e}", dir.display()))?;
+    }
     let opts = BatchOptions {
         diag_style: super::diag_style(args.diagnostics),
         diag_color: super::stderr_color(),
@@ -126,7 +132,12 @@ pub fn main(args: TestArgs) -> i32 {
     if let Some(limit) = timeout {
         budget = budget.min(limit);
     }
-    let test_opts = TestOptions { strategy: args.strategy.into(), budget, seed: args.seed };
+    let test_opts = TestOptions {
+        strategy: args.strategy.into(),
+        budget,
+        seed: args.seed,
+        dump_smt: args.dump_smt.clone(),
+    };
     let json = args.format == TestReportFormat::Json || args.diagnostics == Some(DiagArg::Json);
     let exec = ExecOptions {
         jobs: args.jobs.max(1),

@@ -39,11 +39,19 @@ pub struct TestOptions {
     pub strategy: Strategy,
     pub budget: Duration,
     pub seed: u64,
+    /// `--dump-smt`: write every SMT check of the tester (input solving, ∃ checks) into
+    /// this folder.
+    pub dump_smt: Option<std::path::PathBuf>,
 }
 
 impl Default for TestOptions {
     fn default() -> Self {
-        TestOptions { strategy: Strategy::Evo, budget: Duration::from_millis(2000), seed: 0 }
+        TestOptions {
+            strategy: Strategy::Evo,
+            budget: Duration::from_millis(2000),
+            seed: 0,
+            dump_smt: None,
+        }
     }
 }
 
@@ -114,6 +122,7 @@ pub fn hypertest_runs(
     max_runs: Option<u64>,
     cancel: &Cancel,
 ) -> Outcome {
+    let _dump = crate::smt::session::dump_scope(opts.dump_smt.as_ref(), &tuple.name, "test");
     if tuple.is_reactive() {
         return crate::reactive::test::hypertest(tuple, opts.seed, opts.budget, max_runs, cancel);
     }

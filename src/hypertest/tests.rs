@@ -83,7 +83,7 @@ fn branchy(then_value: &str) -> Program {
 }
 
 fn opts(strategy: Strategy, seed: u64) -> TestOptions {
-    TestOptions { strategy, budget: Duration::from_secs(60), seed }
+    TestOptions { strategy, budget: Duration::from_secs(60), seed, dump_smt: None }
 }
 
 fn run(t: &Tuple, strategy: Strategy, seed: u64, runs: u64) -> TestReport {

@@ -106,12 +106,12 @@ const MAX_UNROLL: u32 = 3;
 
 impl<'t> Prover<'t> {
     /// A prover for `tuple` that has done nothing yet, asking Z3 through its own
-    /// `QueryEngine` under `cancel` (dumping queries where `dump_smt` says).
-    pub fn new(tuple: &'t Tuple, dump_smt: Option<std::path::PathBuf>, cancel: &Cancel) -> Self {
+    /// `QueryEngine` under `cancel` (dumps: the thread's `smt::session::DumpScope`).
+    pub fn new(tuple: &'t Tuple, cancel: &Cancel) -> Self {
         Prover {
             tuple,
             syms: Syms::default(),
-            smt: QueryEngine::new(cancel, dump_smt, &tuple.name),
+            smt: QueryEngine::new(cancel),
             cancel: cancel.clone(),
             candidates: 0,
             obligations: 0,

@@ -34,6 +34,7 @@ pub struct ProveOptions {
 /// The proof always lists every loop point with its candidates tried, so `explain`
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
+    let _dump = crate::smt::session::dump_scope(opts.dump_smt.as_ref(), &tuple.name, "prove");
     if tuple.is_reactive() {
         // Sequential temporal tuples mean `post φ` (reactive/sequential.rs argues why).
         if let Some(post) = crate::reactive::sequential::as_post_tuple(tuple) {
@@ -42,7 +43,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         return temporal::prove(tuple, opts, cancel);
     }
     let start = Instant::now();
-    let mut p = Prover::new(tuple, opts.dump_smt.clone(), cancel);
+    let mut p = Prover::new(tuple, cancel);
     let main = Scope { floor: 0, conj: false };
     let mut vars = im::HashMap::new();
     for (i, tv) in tuple.vars.iter().enumerate() {

@@ -163,13 +163,13 @@ fn substitute(e: &Expr, values: &HashMap<VarId, Expr>) -> Expr {
 }
 
 /// Tries to prove a reactive tuple for every n; `unknown` with a reason otherwise.
-pub fn prove(tuple: &Tuple, opts: &super::ProveOptions, cancel: &Cancel) -> Outcome {
+pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Outcome {
     let start = Instant::now();
     let seg = match segments(tuple) {
         Ok(s) => s,
         Err(why) => return Outcome::unsupported(Engine::Prove, &why),
     };
-    let mut p = Prover::new(tuple, opts.dump_smt.clone(), cancel);
+    let mut p = Prover::new(tuple, cancel);
     let result = search(&mut p, &seg);
     let verdict = match result {
         Ok(invariant) => {

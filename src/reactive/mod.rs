@@ -258,7 +258,8 @@ fn satisfiable_alone(tuple: &Tuple, cond: &crate::ir::Expr) -> bool {
     });
     let s = crate::smt::session::solver();
     s.assert(&f);
-    s.check() == z3::SatResult::Sat
+    let limit = Some(std::time::Duration::from_secs(2));
+    crate::smt::session::check(&s, &[], &crate::cancel::Cancel::new(), limit).is_sat()
 }
 
 #[cfg(test)]

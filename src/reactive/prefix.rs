@@ -104,10 +104,14 @@ fn placeholder() -> Encoded {
     Encoded { done: None, residual: Bool::from_bool(false), choices: Vec::new() }
 }
 
-/// Checks `solver` under `cancel` (interrupted when it fires).
+/// Checks `solver` under `cancel` (interrupted when it fires; dumped under
+/// `--dump-smt`).
 pub fn check(solver: &Solver, cancel: &Cancel) -> SatResult {
-    let _watch = crate::interrupt::watch(cancel);
-    solver.check()
+    match crate::smt::session::check(solver, &[], cancel, None) {
+        crate::smt::session::Sat::Sat => SatResult::Sat,
+        crate::smt::session::Sat::Unsat => SatResult::Unsat,
+        crate::smt::session::Sat::Unknown(_) => SatResult::Unknown,
+    }
 }
 
 /// The query for observation index `n` at unrolling bound `unroll`.

@@ -3,7 +3,7 @@
 
 use super::exists::{no_exists_run_formula, no_run_text, unknown_reason};
 use super::{var_name, RefuteOptions, Round};
-use crate::smt::session::Dump;
+
 use crate::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
 
 /// Undecided ∀-path queries after which a round gives up.
@@ -37,7 +37,6 @@ pub(super) fn round(
     let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
     let mut ctx = Ctx::new(&solver, cancel, bound, opts.limits());
     ctx.summarise_exists = true;
-    ctx.dump = Dump::new(opts.dump_smt.as_ref(), &tuple.name, &format!("refute_k{bound}"));
     let mut bound_hit = false;
     let mut uncovered = false;
     let mut forall_paths = 0;

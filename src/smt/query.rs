@@ -8,10 +8,9 @@
 //! parameters). An `unknown` or a timeout is reported as [`Answer::Unknown`], never as
 //! valid.
 
-use super::session::{stopped, Dump, Sat, Session, Why};
+use super::session::{stopped, Sat, Session, Why};
 use crate::cancel::Cancel;
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
 use std::time::Duration;
 use z3::ast::{Ast, Bool, Dynamic};
 
@@ -48,9 +47,8 @@ pub struct QueryEngine {
 }
 
 impl QueryEngine {
-    pub fn new(cancel: &Cancel, dump_dir: Option<PathBuf>, dump_prefix: &str) -> QueryEngine {
-        let dump = Dump::new(dump_dir.as_ref(), dump_prefix, "prove");
-        QueryEngine { cache: HashMap::new(), session: Session::new(cancel, dump) }
+    pub fn new(cancel: &Cancel) -> QueryEngine {
+        QueryEngine { cache: HashMap::new(), session: Session::new(cancel) }
     }
 
     /// Queries sent to Z3 (cache hits excluded).
@@ -262,7 +260,7 @@ mod tests {
 
     #[test]
     fn decides_alternating_queries() {
-        let mut q = QueryEngine::new(&Cancel::new(), None, "t");
+        let mut q = QueryEngine::new(&Cancel::new());
         let a = Int::new_const("a");
         let p = Int::new_const("p");
         let b = Int::new_const("b");
@@ -282,7 +280,7 @@ mod tests {
     #[test]
     fn timeout_is_unknown_not_valid() {
         let cancel = Cancel::new().with_timeout(Duration::from_millis(0));
-        let mut q = QueryEngine::new(&cancel, None, "t");
+        let mut q = QueryEngine::new(&cancel);
         let a = Int::new_const("a");
         assert!(matches!(q.valid(&a.eq(&a).not().not(), &classify, &[]), Answer::Valid));
         let x = Int::new_const("x");
@@ -295,7 +293,7 @@ mod tests {
     #[ignore = "prints timing; for manual inspection"]
     fn explicit_cancel_interrupts_a_hard_query() {
         let cancel = Cancel::new();
-        let mut q = QueryEngine::new(&cancel, None, "t");
+        let mut q = QueryEngine::new(&cancel);
         let (x, y, z) = (Int::new_const("x"), Int::new_const("y"), Int::new_const("z"));
         let cube = |v: &Int| Int::mul(&[v, v, v]);
         let zero = Int::from_i64(0);

@@ -8,8 +8,11 @@
 //! check ends. Answers are typed ([`Sat`], [`Why`]); nothing downstream matches text.
 
 use crate::cancel::Cancel;
+use std::cell::RefCell;
 use std::fmt;
+use std::marker::PhantomData;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 use z3::ast::Bool;
@@ -126,6 +129,43 @@ pub struct Dump {
     count: u64,
 }
 
+thread_local! {
+    /// Where this thread's checks are written, while a [`DumpScope`] lives.
+    static DUMP: RefCell<Option<Dump>> = const { RefCell::new(None) };
+}
+
+/// While alive, every check made on this thread through [`check`] (whichever engine,
+/// module or helper makes it) is written to the scope's folder; dropping it restores the
+/// scope that was active before. Not `Send`: it belongs to the thread it set up.
+pub struct DumpScope {
+    previous: Option<Option<Dump>>,
+    _not_send: PhantomData<*const ()>,
+}
+
+/// `--dump-smt DIR` for one engine run on this thread: files
+/// `DIR/<tuple>_<engine>_NNNNN.smt2`. Without a folder, nothing changes (an enclosing
+/// scope stays in force).
+pub fn dump_scope(dir: Option<&PathBuf>, tuple: &str, engine: &str) -> DumpScope {
+    let previous = Dump::new(dir, tuple, engine).map(|d| DUMP.with(|t| t.replace(Some(d))));
+    DumpScope { previous, _not_send: PhantomData }
+}
+
+impl Drop for DumpScope {
+    fn drop(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            let _ = DUMP.try_with(|t| t.replace(previous));
+        }
+    }
+}
+
+fn dump(solver: &Solver, assumptions: &[Bool]) {
+    let _ = DUMP.try_with(|t| {
+        if let Some(d) = t.borrow_mut().as_mut() {
+            d.write(solver, assumptions);
+        }
+    });
+}
+
 impl Dump {
     /// Files `<dir>/<prefix>_<engine>_NNNNN.smt2` (the prefix is sanitised: tuple names
     /// may hold characters that are awkward in file names).
@@ -143,7 +183,10 @@ impl Dump {
     /// Writes the solver's assertions plus `assumptions` and a `check-sat`. Z3 prints
     /// shared subterms with `let`, so the file stays linear in the term DAG.
     pub fn write(&mut self, checked: &Solver, assumptions: &[Bool]) {
-        self.count += 1;
+        // One sequence per process: two runs of the same engine on the same tuple (the
+        // portfolio's two test searches) never overwrite each other's files.
+        static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+        self.count = SEQUENCE.fetch_add(1, Ordering::Relaxed) + 1;
         let mut text = checked.to_smt2();
         for a in assumptions {
             let s = solver();
@@ -167,6 +210,7 @@ pub fn check(
     if cancel.is_cancelled() {
         return Sat::Unknown(stopped(cancel));
     }
+    dump(solver, assumptions);
     let limited = match limit {
         Some(l) => cancel.with_timeout(l),
         None => cancel.child(),
@@ -215,18 +259,17 @@ pub struct Stats {
     pub cache_hits: u64,
 }
 
-/// One engine run's access to Z3: a lazily made incremental solver, the run's token,
-/// statistics and the optional dump.
+/// One engine run's access to Z3: a lazily made incremental solver, the run's token
+/// and statistics (dumps: the thread's [`DumpScope`]).
 pub struct Session {
     solver: Option<Solver>,
     cancel: Cancel,
-    dump: Option<Dump>,
     pub stats: Stats,
 }
 
 impl Session {
-    pub fn new(cancel: &Cancel, dump: Option<Dump>) -> Session {
-        Session { solver: None, cancel: cancel.clone(), dump, stats: Stats::default() }
+    pub fn new(cancel: &Cancel) -> Session {
+        Session { solver: None, cancel: cancel.clone(), stats: Stats::default() }
     }
 
     pub fn cancel(&self) -> &Cancel {
@@ -242,9 +285,6 @@ impl Session {
     pub fn check(&mut self, assumptions: &[Bool], limit: Option<Duration>) -> Sat {
         let solver = self.solver.get_or_insert_with(solver);
         self.stats.queries += 1;
-        if let Some(d) = &mut self.dump {
-            d.write(solver, assumptions);
-        }
         check(solver, assumptions, &self.cancel, limit)
     }
 
@@ -257,13 +297,10 @@ impl Session {
         r
     }
 
-    /// Checks another solver (e.g. one built from a tactic) with this session's token,
-    /// counters and dump.
+    /// Checks another solver (e.g. one built from a tactic) with this session's token
+    /// and counters.
     pub fn check_other(&mut self, solver: &Solver, limit: Option<Duration>) -> Sat {
         self.stats.queries += 1;
-        if let Some(d) = &mut self.dump {
-            d.write(solver, &[]);
-        }
         check(solver, &[], &self.cancel, limit)
     }
 }
@@ -275,7 +312,7 @@ mod tests {
 
     #[test]
     fn answers_are_typed() {
-        let mut s = Session::new(&Cancel::new(), None);
+        let mut s = Session::new(&Cancel::new());
         let x = Int::new_const("x");
         assert_eq!(s.check_scoped(&x.gt(Int::from_i64(0)), None), Sat::Sat);
         let contradiction = Bool::and(&[x.gt(Int::from_i64(0)), x.lt(Int::from_i64(0))]);
@@ -286,11 +323,11 @@ mod tests {
     #[test]
     fn a_passed_deadline_is_a_timeout_and_a_cancel_is_a_cancel() {
         let x = Int::new_const("x");
-        let mut s = Session::new(&Cancel::new().with_timeout(Duration::ZERO), None);
+        let mut s = Session::new(&Cancel::new().with_timeout(Duration::ZERO));
         assert_eq!(s.check_scoped(&x.gt(Int::from_i64(0)), None), Sat::Unknown(Why::Timeout));
         let c = Cancel::new();
         c.cancel();
-        let mut s = Session::new(&c, None);
+        let mut s = Session::new(&c);
         assert_eq!(s.check_scoped(&x.gt(Int::from_i64(0)), None), Sat::Unknown(Why::Cancelled));
     }
 
@@ -298,13 +335,22 @@ mod tests {
     fn dumps_each_check() {
         let dir = std::env::temp_dir().join(format!("forex-session-dump-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let mut s = Session::new(&Cancel::new(), Dump::new(Some(&dir), "t/1", "refute"));
         let x = Int::new_const("x");
-        s.check_scoped(&x.gt(Int::from_i64(0)), None);
+        {
+            let _scope = dump_scope(Some(&dir), "t/1", "refute");
+            let mut s = Session::new(&Cancel::new());
+            s.check_scoped(&x.gt(Int::from_i64(0)), None);
+            // A helper's own solver is dumped too.
+            let other = solver();
+            other.assert(x.lt(Int::from_i64(0)));
+            check(&other, &[], &Cancel::new(), None);
+        }
+        // Outside the scope nothing is written.
+        Session::new(&Cancel::new()).check_scoped(&x.gt(Int::from_i64(1)), None);
         let files: Vec<_> =
             std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-        assert_eq!(files.len(), 1);
-        assert_eq!(files[0].to_str(), Some("t_1_refute_00001.smt2"));
+        assert_eq!(files.len(), 2);
+        assert!(files.iter().all(|f| f.to_str().unwrap().starts_with("t_1_refute_")), "{files:?}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

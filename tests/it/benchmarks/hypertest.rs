@@ -5,7 +5,7 @@
 use crate::common::corpus::{self, Expect, Instance};
 use forex::cancel::Cancel;
 use forex::frontend::{load_file, InputFormat};
-use forex::hypertest::{hypertest_report, Strategy, TestOptions};
+use forex::hypertest::{hypertest_report, TestOptions};
 use std::time::Duration;
 
 #[test]
@@ -18,7 +18,7 @@ fn finds_the_violations_of_the_invalid_forex_instances() {
             .unwrap_or_else(|d| panic!("{file}: {}", d.messages.join("; ")));
         for t in &module.tuples {
             let opts =
-                TestOptions { strategy: Strategy::Evo, budget: Duration::from_secs(60), seed: 1 };
+                TestOptions { seed: 1, budget: Duration::from_secs(60), ..TestOptions::default() };
             let r = hypertest_report(t, &opts, Some(400), &Cancel::new());
             assert!(r.counterexample.is_some(), "{file}: {}", r.reason());
         }

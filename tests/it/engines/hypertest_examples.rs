@@ -75,7 +75,12 @@ fn hypertesting_finds_example_violations_and_only_those() {
                 continue;
             }
             for strategy in [Strategy::Fuzz, Strategy::Evo] {
-                let opts = TestOptions { strategy, budget: Duration::from_secs(60), seed: 3 };
+                let opts = TestOptions {
+                    strategy,
+                    budget: Duration::from_secs(60),
+                    seed: 3,
+                    dump_smt: None,
+                };
                 let runs = if expect == Some(Expect::Violated) { 3000 } else { 150 };
                 let r = hypertest_report(t, &opts, Some(runs), &Cancel::new());
                 let what = format!("{}: {} ({strategy:?}): {}", path.display(), t.name, r.reason());

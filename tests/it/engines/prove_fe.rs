@@ -75,7 +75,8 @@ fn dump_smt_writes_every_query() {
     let out = prove(&tuple(COUNTER, "det"), &opts, &Cancel::new());
     assert_eq!(out.verdict.name(), "verified");
     let files: Vec<_> = std::fs::read_dir(dir.path().join("q")).expect("dump dir").collect();
-    assert_eq!(files.len() as u64, out.stats.queries);
+    // The proof's queries, plus the vacuity checks made after it.
+    assert!(files.len() as u64 > out.stats.queries, "{} files", files.len());
     let first = files[0].as_ref().expect("entry").path();
     let text = std::fs::read_to_string(first).expect("readable");
     assert!(text.contains("(check-sat)") && text.contains("(assert"), "{text}");

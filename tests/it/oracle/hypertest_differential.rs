@@ -15,7 +15,12 @@ fn check(cfg: GenConfig, n: usize, seed: u8, strategy: Strategy) -> (usize, usiz
     let (mut invalid, mut found) = (0, 0);
     for (i, t) in sample(&tuples(cfg), n, seed).into_iter().enumerate() {
         let Some(answer) = decide(&t) else { continue };
-        let opts = TestOptions { strategy, budget: Duration::from_secs(30), seed: i as u64 };
+        let opts = TestOptions {
+            strategy,
+            budget: Duration::from_secs(30),
+            seed: i as u64,
+            dump_smt: None,
+        };
         let r = hypertest_report(&t, &opts, Some(40), &Cancel::new());
         match (&r.counterexample, &answer) {
             (Some(cex), Answer::Valid) => {
