@@ -15,7 +15,6 @@ pub mod workers;
 
 use crate::cancel::Cancel;
 use crate::hypertest::{hypertest, TestOptions};
-use crate::interrupt;
 use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
@@ -132,7 +131,9 @@ fn tested(out: Outcome) -> Outcome {
 /// otherwise every engine's reason is kept.
 fn test_refute_test(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel, gate: &Gate) -> Outcome {
     let start = Instant::now();
-    let Some(_watch) = gate.open(cancel) else { return not_started() };
+    if !gate.open(cancel) {
+        return not_started();
+    }
     let burst = TestOptions { budget: opts.burst, ..opts.test.clone() };
     if tuple.is_reactive() {
         // The refuter first: it finds the earliest failing observation, and covers the
@@ -198,12 +199,11 @@ impl Gate {
         Gate { go, start: Instant::now(), delay: Duration::ZERO, first_cpu: None }
     }
 
-    /// Waits until the gate opens; then, unless the race is over (`cancel` cancelled),
-    /// watches `cancel` for Z3 interrupts while the returned guard lives. Watching only
-    /// from here on spares a lost race the interrupt clean-up on its idle context.
-    pub fn open(&self, cancel: &Cancel) -> Option<interrupt::Watch> {
+    /// Waits until the gate opens; then whether to start (the race is not over). Each
+    /// engine registers with the interrupt watcher itself (`smt::session::engine_scope`).
+    pub fn open(&self, cancel: &Cancel) -> bool {
         self.wait();
-        (!cancel.is_cancelled()).then(|| interrupt::watch(cancel))
+        !cancel.is_cancelled()
     }
 
     /// Waits until the gate opens.
@@ -251,7 +251,9 @@ pub fn after_gate(
     f: impl FnOnce(&Cancel) -> Outcome + Send + 'static,
 ) -> impl FnOnce(&Cancel, &Gate) -> Outcome + Send + 'static {
     move |c, gate| {
-        let Some(_watch) = gate.open(c) else { return not_started() };
+        if !gate.open(c) {
+            return not_started();
+        }
         f(c)
     }
 }
@@ -291,7 +293,7 @@ pub fn race(
         workers::submit(Box::new(move || {
             gate.wait();
             let Some(second) = take(&slot) else { return };
-            // `second` watches its token once it starts work (`Gate::open`): a lost race
+            // `second`'s engines watch its token once they start work: a lost race
             // then interrupts its running Z3 query at once.
             let out = guarded(Engine::Refute, || second(&mine, &gate));
             if out.verdict.is_definitive() {
@@ -301,10 +303,7 @@ pub fn race(
             let _ = tx.send(out);
         }));
     }
-    let a = {
-        let _watch = interrupt::watch(&first_token);
-        guarded(Engine::Prove, || first(&first_token))
-    };
+    let a = guarded(Engine::Prove, || first(&first_token));
     let inline = if a.verdict.is_definitive() {
         second_token.cancel();
         None

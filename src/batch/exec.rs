@@ -13,7 +13,6 @@
 use super::progress::Progress;
 use super::Entry;
 use crate::cancel::Cancel;
-use crate::interrupt;
 use crate::ir::Tuple;
 use crate::portfolio::workers;
 use crate::report::{Report, Status, Stop, TupleResult};
@@ -72,8 +71,8 @@ fn spawn(
     tx: mpsc::Sender<(usize, Outcome)>,
 ) {
     workers::submit(Box::new(move || {
-        // A cancelled token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once.
-        let watch = interrupt::watch(&cancel);
+        // A cancelled token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once: each
+        // engine registers it with the interrupt watcher (`smt::session::engine_scope`).
         let start = Instant::now();
         let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
             .unwrap_or_else(|p| {
@@ -84,7 +83,6 @@ fn spawn(
             });
         // The report's time is the tuple's wall-clock time, whatever the engines count.
         outcome.time = start.elapsed();
-        drop(watch);
         let _ = tx.send((index, outcome));
     }));
 }
@@ -420,7 +418,9 @@ mod tests {
         let root = Cancel::new();
         let returned = Arc::new(AtomicBool::new(false));
         let (flag, trigger) = (returned.clone(), root.clone());
-        let decide: Decider = Arc::new(move |_: &Tuple, _: &Cancel| {
+        let decide: Decider = Arc::new(move |_: &Tuple, c: &Cancel| {
+            // As every engine does on entry.
+            let _scope = crate::smt::session::engine_scope(c, None, "fermat", "test");
             let solver = crate::smt::session::solver();
             // x³ + y³ = z³ in positive integers: no solution, and none Z3 can find fast.
             solver.from_string(

@@ -122,7 +122,8 @@ pub fn hypertest_runs(
     max_runs: Option<u64>,
     cancel: &Cancel,
 ) -> Outcome {
-    let _dump = crate::smt::session::dump_scope(opts.dump_smt.as_ref(), &tuple.name, "test");
+    let _scope =
+        crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "test");
     if tuple.is_reactive() {
         return crate::reactive::test::hypertest(tuple, opts.seed, opts.budget, max_runs, cancel);
     }

@@ -8,7 +8,6 @@ use super::navigate::Outline;
 use super::position::LineMap;
 use crate::cancel::Cancel;
 use crate::frontend::{load_source, InputFormat};
-use crate::interrupt;
 use crate::portfolio::{decide, DecideOptions};
 use lsp_server::{Message, Notification};
 use lsp_types::{Diagnostic, Position, PublishDiagnosticsParams, Range, Url};
@@ -103,7 +102,6 @@ fn run(
     let stem = std::path::Path::new(&name).file_stem().map(|s| s.to_string_lossy().into_owned());
     let outline = Outline::parse(text, stem.as_deref().unwrap_or("tuple"));
     let map = LineMap::new(text);
-    let _watch = interrupt::watch(cancel);
     let mut verdicts = Vec::new();
     for tuple in &module.tuples {
         let start = Instant::now();

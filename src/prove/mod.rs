@@ -34,7 +34,8 @@ pub struct ProveOptions {
 /// The proof always lists every loop point with its candidates tried, so `explain`
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
-    let _dump = crate::smt::session::dump_scope(opts.dump_smt.as_ref(), &tuple.name, "prove");
+    let _scope =
+        crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "prove");
     if tuple.is_reactive() {
         // Sequential temporal tuples mean `post φ` (reactive/sequential.rs argues why).
         if let Some(post) = crate::reactive::sequential::as_post_tuple(tuple) {

@@ -107,7 +107,12 @@ fn placeholder() -> Encoded {
 /// Checks `solver` under `cancel` (interrupted when it fires; dumped under
 /// `--dump-smt`).
 pub fn check(solver: &Solver, cancel: &Cancel) -> SatResult {
-    match crate::smt::session::check(solver, &[], cancel, None) {
+    check_within(solver, cancel, None)
+}
+
+/// [`check`] that also gives up after `limit`.
+fn check_within(solver: &Solver, cancel: &Cancel, limit: Option<std::time::Duration>) -> SatResult {
+    match crate::smt::session::check(solver, &[], cancel, limit) {
         crate::smt::session::Sat::Sat => SatResult::Sat,
         crate::smt::session::Sat::Unsat => SatResult::Unsat,
         crate::smt::session::Sat::Unknown(_) => SatResult::Unknown,
@@ -293,12 +298,14 @@ fn exists_forall(
     // ∃∀ linear integer arithmetic; its models are replayed like any other. Bounded,
     // so that a formula it handles badly still gets the general solver below.
     if outer.iter().chain(inner).all(is_int_or_bool) {
-        let qsat = z3::Tactic::new("qsat").try_for(QSAT_LIMIT).solver();
+        // Limited through the interrupt watch, not `try_for`: Z3's own timer can
+        // deadlock as a check ends (see `smt::session`).
+        let qsat = z3::Tactic::new("qsat").solver();
         for b in base {
             qsat.assert(b);
         }
         qsat.assert(&quantified);
-        match check(&qsat, cancel) {
+        match check_within(&qsat, cancel, Some(QSAT_LIMIT)) {
             SatResult::Sat => return (SatResult::Sat, qsat.get_model()),
             SatResult::Unsat => return (SatResult::Unsat, None),
             SatResult::Unknown if cancel.is_cancelled() => return (SatResult::Unknown, None),

@@ -72,7 +72,8 @@ impl Default for RefuteOptions {
 
 /// Tries to show `tuple` invalid with a replayed counterexample.
 pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
-    let _dump = crate::smt::session::dump_scope(opts.dump_smt.as_ref(), &tuple.name, "refute");
+    let _scope =
+        crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "refute");
     if tuple.is_reactive() {
         return crate::reactive::refute(tuple, cancel);
     }

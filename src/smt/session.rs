@@ -158,6 +158,25 @@ impl Drop for DumpScope {
     }
 }
 
+/// One engine run on this thread: all its Z3 work (checks, and the `simplify` calls and
+/// the like between them) is interrupted once `cancel` fires, and its checks are
+/// written under `--dump-smt`. Each engine's entry point makes one; nothing else
+/// registers engine threads with the interrupt watcher.
+pub struct EngineScope {
+    // Dropped in this order: the dump scope, then the watch.
+    _dump: DumpScope,
+    _watch: crate::interrupt::Watch,
+}
+
+pub fn engine_scope(
+    cancel: &Cancel,
+    dump: Option<&PathBuf>,
+    tuple: &str,
+    engine: &str,
+) -> EngineScope {
+    EngineScope { _dump: dump_scope(dump, tuple, engine), _watch: crate::interrupt::watch(cancel) }
+}
+
 fn dump(solver: &Solver, assumptions: &[Bool]) {
     let _ = DUMP.try_with(|t| {
         if let Some(d) = t.borrow_mut().as_mut() {

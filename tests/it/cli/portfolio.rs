@@ -14,8 +14,12 @@ fn example(name: &str) -> String {
 
 /// The exit code and the one result of `forex prove [--engine E] --format json FILE`.
 fn prove(engine: Option<&str>, file: &str) -> (Option<i32>, Value) {
+    prove_with(engine, &[], file)
+}
+
+fn prove_with(engine: Option<&str>, extra: &[&str], file: &str) -> (Option<i32>, Value) {
     let mut cmd = Command::cargo_bin("forex").expect("binary");
-    cmd.args(["prove", "--quiet", "--format", "json"]);
+    cmd.args(["prove", "--quiet", "--format", "json"]).args(extra);
     if let Some(e) = engine {
         cmd.args(["--engine", e]);
     }
@@ -45,8 +49,9 @@ fn the_portfolio_decides_what_the_prover_leaves_unknown() {
 
 #[test]
 fn both_is_still_prover_and_refuter() {
-    // `both` runs no hypertester: its reasons name the prover and the refuter only.
-    let (code, r) = prove(Some("both"), &input("squares.fe"));
+    // `both` runs no hypertester: its reasons name the prover and the refuter only. (The
+    // refuter's bound keeps the run short: unbounded, it deepens for ~20 s.)
+    let (code, r) = prove_with(Some("both"), &["--unroll", "32"], &input("squares.fe"));
     assert_eq!(code, Some(2), "{r}");
     assert_eq!(r["reason_kind"], "combined");
     let reason = r["reason"].as_str().unwrap();
@@ -72,7 +77,7 @@ fn the_test_engine_alone_never_verifies() {
 
 #[test]
 fn when_no_engine_decides_every_reason_is_kept() {
-    let (code, r) = prove(None, &input("squares.fe"));
+    let (code, r) = prove_with(None, &["--unroll", "32"], &input("squares.fe"));
     assert_eq!(code, Some(2), "{r}");
     assert_eq!(r["reason_kind"], "combined");
     let reason = r["reason"].as_str().unwrap();
