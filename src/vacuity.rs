@@ -44,6 +44,23 @@ impl Ends {
 /// `pre`, `ends` what it recorded. At most one warning (an unsatisfiable `pre` makes
 /// every end unreachable, and says more).
 pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
+    warnings_reaching(pre, ends, cancel, runs_warning)
+}
+
+/// The vacuity warnings for an `always` tuple proved for every n: `ends` are the path
+/// conditions at the copies' first observations (the temporal prover's initiation). When
+/// no ∀ run reaches its first observation, no ∀ prefix has an observation and φ is never
+/// checked.
+pub fn first_observation_warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
+    warnings_reaching(pre, ends, cancel, first_observation_warning)
+}
+
+fn warnings_reaching(
+    pre: &Bool,
+    ends: &Ends,
+    cancel: &Cancel,
+    unreached: fn() -> Warning,
+) -> Vec<Warning> {
     let solver = crate::smt::session::solver();
     let unsat =
         |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT)) == Sat::Unsat;
@@ -62,7 +79,7 @@ pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
     if !all_unreachable {
         return Vec::new();
     }
-    vec![runs_warning()]
+    vec![unreached()]
 }
 
 /// The warning for an exhaustive search that found no feasible run of the ∀ copies
@@ -89,6 +106,16 @@ fn runs_warning() -> Warning {
         message: "no run of the ∀ copies that starts in `pre` reaches the end (every path \
                   meets a false `assume` or a loop that never exits), so the tuple holds \
                   vacuously"
+            .to_string(),
+    }
+}
+
+fn first_observation_warning() -> Warning {
+    Warning {
+        code: code::VACUOUS_RUNS.to_string(),
+        message: "no run of the ∀ copies that starts in `pre` reaches its first observation \
+                  (every path meets a false `assume` or a loop that never exits), so the \
+                  `always` property is never checked and holds vacuously"
             .to_string(),
     }
 }

@@ -148,6 +148,7 @@ pub const CODES: &[(&str, &str)] = &[
         "The tuple is verified, but no run of the ∀ copies that starts in `pre` reaches \
          the end of its program: every path meets a false `assume` or a loop that never \
          ends. The postcondition is then never checked, so the tuple holds vacuously. \
+         (For an `always` tuple: no ∀ run reaches its first `observe;`.) \
          Check the `assume` statements and the loops of the ∀ programs.",
     ),
 ];

@@ -94,6 +94,9 @@ pub struct Prover<'t> {
     pub ranking: Option<(usize, &'t Stmt, Expr)>,
     /// Path conditions at the tuple's ends, for the vacuity warnings.
     pub ends: crate::vacuity::Ends,
+    /// Also record the ends of `End::Inv` runs in `ends` (the temporal prover's final
+    /// initiation, whose ends are the first observations).
+    pub record_inv_ends: bool,
     /// Schedule ∃ copies after every waiting ∀ loop, so that their choices can depend on
     /// what the ∀ loops computed (the second schedule tried, see `prove`).
     pub defer_exists: bool,
@@ -122,6 +125,7 @@ impl<'t> Prover<'t> {
             probe_failed: Vec::new(),
             ranking: None,
             ends: crate::vacuity::Ends::default(),
+            record_inv_ends: false,
             defer_exists: false,
             tried: Vec::new(),
         }
@@ -226,7 +230,12 @@ impl<'t> Prover<'t> {
                 self.ends.record(&cfg.st.pc);
                 (cfg.st.eval_bool(&self.tuple.post), "the postcondition")
             }
-            End::Inv(atoms) => (cfg.st.eval_all(atoms), "consecution"),
+            End::Inv(atoms) => {
+                if self.record_inv_ends {
+                    self.ends.record(&cfg.st.pc);
+                }
+                (cfg.st.eval_all(atoms), "consecution")
+            }
             End::Probe(atoms) => {
                 for (k, a) in atoms.iter().enumerate() {
                     if self.probe_failed[k] {

@@ -12,6 +12,7 @@ mod mine;
 mod rank;
 mod state;
 mod temporal;
+mod temporal_mine;
 
 use crate::cancel::Cancel;
 use crate::ir::Tuple;

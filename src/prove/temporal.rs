@@ -35,13 +35,13 @@ use crate::cancel::Cancel;
 use crate::ir::{has_observe, BinOp, Expr, ExprKind, Loc, Stmt, Tuple, VarId};
 use crate::verdict::{Engine, LoopPointProof, Outcome, Proof, Stats, UnknownReason, Verdict};
 use itertools::Itertools;
-use std::collections::HashMap;
 use std::time::Instant;
+use z3::ast::Bool;
 
 /// Per copy, the statements of its first segment and of its step (module comment).
-struct Segments {
-    first: Vec<Vec<Stmt>>,
-    step: Vec<Vec<Stmt>>,
+pub(super) struct Segments {
+    pub(super) first: Vec<Vec<Stmt>>,
+    pub(super) step: Vec<Vec<Stmt>>,
     /// Where each copy observes (for the proof's alignment).
     observe_at: Vec<Loc>,
 }
@@ -82,86 +82,6 @@ fn segments(tuple: &Tuple) -> Result<Segments, String> {
     Ok(seg)
 }
 
-/// Candidate conjuncts of the invariant, in priority order, and how many of the first
-/// ones are φ's own conjuncts (required: they give I ⇒ φ).
-fn candidates(tuple: &Tuple, seg: &Segments) -> (Vec<Expr>, usize) {
-    let mut out: Vec<Expr> = Vec::new();
-    // `true` says nothing; `false` stays (a required `false` must make the proof fail).
-    let push = |e: &Expr, out: &mut Vec<Expr>| {
-        if e.kind != ExprKind::Bool(true) && !out.contains(e) {
-            out.push(e.clone());
-        }
-    };
-    for c in tuple.post.conjuncts() {
-        push(c, &mut out);
-    }
-    let required = out.len();
-    for h in &tuple.hints.invariants {
-        push(h, &mut out);
-    }
-    if tuple.hints.only_hints {
-        return (out, required);
-    }
-    for c in tuple.pre.conjuncts() {
-        push(c, &mut out);
-    }
-    // φ one step later, when every step only assigns: with φ it pins down how the
-    // copies' steps relate (`x == y` with steps `x += a`, `y += 2 * b` gives
-    // `x + a == y + 2 * b`, hence `a == 2 * b`).
-    if let Some(after) = after_step(seg) {
-        for c in tuple.post.conjuncts() {
-            push(&substitute(c, &after), &mut out);
-        }
-    }
-    // Corresponding variables of two copies are equal (same name and type).
-    for (x, y) in (0..tuple.vars.len()).tuple_combinations() {
-        let (a, b) = (&tuple.vars[x], &tuple.vars[y]);
-        if a.copy != b.copy && a.name == b.name && a.ty == b.ty && a.ty.is_scalar() {
-            let var = |v: usize| Expr::var(VarId(v as u32), tuple.vars[v].ty.clone());
-            push(&Expr::eq(var(x), var(y)), &mut out);
-        }
-    }
-    (out, required)
-}
-
-/// Each variable's value after one step, as an expression over the values before it,
-/// when every copy's step is a sequence of assignments (`None` otherwise).
-fn after_step(seg: &Segments) -> Option<HashMap<VarId, Expr>> {
-    let mut after: HashMap<VarId, Expr> = HashMap::new();
-    for s in seg.step.iter().flatten() {
-        let Stmt::Assign { var, value, .. } = s else { return None };
-        let v = substitute(value, &after);
-        after.insert(*var, v);
-    }
-    Some(after)
-}
-
-/// `e` with the variables in `values` replaced by their expressions.
-fn substitute(e: &Expr, values: &HashMap<VarId, Expr>) -> Expr {
-    let sub = |a: &Expr| Box::new(substitute(a, values));
-    let kind = match &e.kind {
-        ExprKind::Var(v) => return values.get(v).cloned().unwrap_or_else(|| e.clone()),
-        ExprKind::Bound(_)
-        | ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Bv(_)
-        | ExprKind::Str(_) => return e.clone(),
-        ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
-        ExprKind::Ite(c, a, b) => ExprKind::Ite(sub(c), sub(a), sub(b)),
-        ExprKind::Select(a, b) => ExprKind::Select(sub(a), sub(b)),
-        ExprKind::Extract { hi, lo, arg } => ExprKind::Extract { hi: *hi, lo: *lo, arg: sub(arg) },
-        ExprKind::Quant { quantifier, var, name, var_ty, body } => ExprKind::Quant {
-            quantifier: *quantifier,
-            var: *var,
-            name: name.clone(),
-            var_ty: var_ty.clone(),
-            body: sub(body),
-        },
-    };
-    Expr { kind, ty: e.ty.clone() }
-}
-
 /// Tries to prove a reactive tuple for every n; `unknown` with a reason otherwise.
 pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Outcome {
     let start = Instant::now();
@@ -172,7 +92,7 @@ pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Out
     let mut p = Prover::new(tuple, cancel);
     let result = search(&mut p, &seg);
     let verdict = match result {
-        Ok(invariant) => {
+        Ok((invariant, pre)) => {
             let loops = tuple
                 .copies
                 .iter()
@@ -186,8 +106,14 @@ pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Out
                 candidates_tried: p.candidates,
             }];
             loop_points.append(&mut p.proof);
+            let warnings = crate::vacuity::first_observation_warnings(&pre, &p.ends, cancel);
             Verdict::Verified {
-                proof: Proof { loop_points, obligations: p.obligations, ..Proof::default() },
+                proof: Proof {
+                    loop_points,
+                    obligations: p.obligations,
+                    warnings,
+                    ..Proof::default()
+                },
             }
         }
         Err(f) => Verdict::Unknown {
@@ -225,10 +151,11 @@ fn invariant_text(tuple: &Tuple, atoms: &[Expr]) -> String {
 /// Houdini over the candidates: the largest jointly initial prefix-closed set, then
 /// conjuncts not preserved on their own are dropped, then the last optional conjunct
 /// while the set is not preserved jointly. Returns the invariant, whose initiation and
-/// consecution (with one choice of parameters for all its conjuncts) were both valid;
-/// `p.proof` then holds the inner loop points of those two checks.
-fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<Vec<Expr>> {
-    let (cands, required) = candidates(p.tuple, seg);
+/// consecution (with one choice of parameters for all its conjuncts) were both valid,
+/// with the encoding of `pre`; `p.proof` then holds the inner loop points of those two
+/// checks and `p.ends` the path conditions at the first observations.
+fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<(Vec<Expr>, Bool)> {
+    let (cands, required) = super::temporal_mine::candidates(p.tuple, seg);
     let phi = invariant_text(p.tuple, &cands[..required]);
     let mut set = cands.clone();
     p.candidates += 1;
@@ -240,7 +167,7 @@ fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<Vec<Expr>> {
             trial.push(a.clone());
             p.candidates += 1;
             match initiation(p, seg, &End::Inv(trial.clone())) {
-                Ok(()) => set = trial,
+                Ok(_) => set = trial,
                 Err(f) if k < required => {
                     return Err(Fail {
                         kind: if f.is_unknown() { f.kind } else { FailKind::Invalid },
@@ -282,12 +209,16 @@ fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<Vec<Expr>> {
         let mark = p.proof.len();
         match consecution(p, seg, &set, &End::Inv(set.clone())) {
             Ok(()) => {
-                // The final check, kept in the proof with its inner loop points.
+                // The final check, kept in the proof with its inner loop points; its ends
+                // are the first observations, for the vacuity warnings.
                 let inner = p.proof.split_off(mark);
                 p.proof.clear();
-                initiation(p, seg, &End::Inv(set.clone()))?;
+                p.ends = Default::default();
+                p.record_inv_ends = true;
+                let pre = initiation(p, seg, &End::Inv(set.clone()));
+                p.record_inv_ends = false;
                 p.proof.extend(inner);
-                return Ok(set);
+                return Ok((set, pre?));
             }
             Err(f) => {
                 p.proof.truncate(mark);
@@ -332,13 +263,13 @@ fn fresh_state(p: &mut Prover<'_>, kind: Kind) -> (SymState, Scope) {
     (SymState { vars, pc: im::Vector::new() }, scope)
 }
 
-/// From `pre`, the first segments establish `end`.
-fn initiation<'t>(p: &mut Prover<'t>, seg: &'t Segments, end: &End) -> Res<()> {
+/// From `pre`, the first segments establish `end`. Returns the encoding of `pre`.
+fn initiation<'t>(p: &mut Prover<'t>, seg: &'t Segments, end: &End) -> Res<Bool> {
     let (mut st, scope) = fresh_state(p, Kind::Univ);
     let pre = st.eval_bool(&p.tuple.pre);
-    st.pc.push_back(pre);
+    st.pc.push_back(pre.clone());
     let conts = seg.first.iter().map(|b| b.iter().map(Item::S).collect()).collect();
-    p.run(Cfg { conts, st, unrolled: 0 }, Acc::new(), scope, end).map(|_| ())
+    p.run(Cfg { conts, st, unrolled: 0 }, Acc::new(), scope, end).map(|_| pre)
 }
 
 /// From any state satisfying `hyp`, one joint step establishes `end`.

@@ -8,6 +8,7 @@ mod prove_decides_more;
 mod prove_examples;
 mod prove_fe;
 mod prove_loops;
+mod prove_temporal;
 mod qe_interrupts;
 mod refute_deep;
 mod refute_examples;
