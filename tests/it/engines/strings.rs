@@ -249,3 +249,32 @@ fn a_forex_file_with_string_arrays_is_decided() {
     let v = forex::prove::prove(&m.tuples[0], &Default::default(), &cancel()).verdict;
     assert!(matches!(v, Verdict::Verified { .. }), "prove gave {v:?}");
 }
+
+/// The ∃ copy must choose a string of a given length, or one related to the ∀ side's by
+/// concatenation. Z3's sequence solver finds no such witness under the query's ∀ (before
+/// witness candidates from the ∀ side, `lengthy` was `unknown` at any time limit tried).
+const EXISTS_STRINGS: &str = r#"
+program src { string s; int n; n = len(s); }
+program pick { string s; s = *; }
+program pick2 { string s, t; s = *; t = *; }
+tuple lengthy { forall a: src; exists b: pick; pre len(a.s) >= 1;
+  post concat(b.s, "x") == concat("x", a.s) || len(b.s) == a.n + 1; }
+tuple suffix { forall a: src; exists b: pick; post b.s == concat(a.s, "x"); }
+tuple split { forall a: src; exists b: pick2; post concat(b.s, b.t) == a.s; }
+tuple never { forall a: src; exists b: pick; post concat(b.s, "x") == a.s; }
+"#;
+
+#[test]
+fn exists_strings_are_found_from_the_forall_side() {
+    let m = load(EXISTS_STRINGS);
+    let quick = || Cancel::new().with_timeout(Duration::from_secs(10));
+    for name in ["lengthy", "suffix", "split"] {
+        let v = forex::prove::prove(tuple(&m, name), &Default::default(), &quick()).verdict;
+        assert!(matches!(v, Verdict::Verified { .. }), "{name}: prove gave {v:?}");
+    }
+    let t = tuple(&m, "never");
+    let p = forex::prove::prove(t, &Default::default(), &quick()).verdict;
+    assert!(!matches!(p, Verdict::Verified { .. }), "never: prove gave {p:?}");
+    let r = forex::refute::refute(t, &Default::default(), &quick()).verdict;
+    assert!(matches!(r, Verdict::Violated { .. }), "never: refute gave {r:?}");
+}
