@@ -97,11 +97,20 @@ impl QueryEngine {
         let arithmetic = consts
             .iter()
             .all(|c| matches!(c.get_sort().kind(), z3::SortKind::Int | z3::SortKind::Bool));
+        let mut outer_strings = Vec::new();
         for c in consts {
             match class(&c) {
+                // String literals are nullary applications too: they land here, and are
+                // as good witness candidates as the ∀ side's strings.
+                Class::A if is_string(&c) => outer_strings.push(c),
                 Class::A => {}
                 Class::P => params.push(c),
                 Class::B => inner.push(c),
+            }
+        }
+        if params.iter().any(is_string) {
+            if let Some(answer) = self.string_witnesses(&phi, &params, &inner, &outer_strings) {
+                return answer;
             }
         }
         let negated = phi.not();
@@ -139,6 +148,82 @@ impl QueryEngine {
             self.cache.insert(assertion, answer.clone());
         }
         answer
+    }
+
+    /// Z3's sequence solver rarely finds an ∃ string by itself under quantifiers (MBQI
+    /// has no candidate terms for it), so before the full query this tries witnesses
+    /// built from the ∀ side: every string parameter replaced by one of the outer strings
+    /// (∀ values and literals), `""`, or (for a single string parameter) a concatenation
+    /// of two of them. The result is quantifier-free over strings, and its validity
+    /// implies the original's (a witness was exhibited); anything else falls through to
+    /// the full query (`None`), so this never answers `Invalid` or `Unknown`.
+    fn string_witnesses(
+        &mut self,
+        phi: &Bool,
+        params: &[Dynamic],
+        inner: &[Dynamic],
+        outer: &[Dynamic],
+    ) -> Option<Answer> {
+        let (strs, rest): (Vec<&Dynamic>, Vec<&Dynamic>) =
+            params.iter().partition(|p| is_string(p));
+        let mut base: Vec<Dynamic> = vec![Dynamic::from_ast(&super::encode::str_literal(""))];
+        base.extend(outer.iter().take(MAX_WITNESS_BASE).cloned());
+        base.dedup();
+        let per_param: Vec<Dynamic> = if strs.len() == 1 {
+            let mut all = base.clone();
+            for a in &base[1..] {
+                for b in &base[1..] {
+                    let (a, b) = (a.as_string()?, b.as_string()?);
+                    all.push(Dynamic::from_ast(&z3::ast::String::concat(&[a, b])));
+                }
+            }
+            all
+        } else {
+            base
+        };
+        // Every combination of candidates, one per string parameter (bounded).
+        let mut combos: Vec<Vec<Dynamic>> = vec![Vec::new()];
+        for _ in &strs {
+            combos = combos
+                .iter()
+                .flat_map(|c| {
+                    per_param.iter().map(move |t| {
+                        let mut c = c.clone();
+                        c.push(t.clone());
+                        c
+                    })
+                })
+                .collect();
+            if combos.len() > MAX_WITNESS_COMBINATIONS {
+                return None;
+            }
+        }
+        // ¬(some candidate works): each candidate fails for some inner values.
+        let failures: Vec<Bool> = combos
+            .iter()
+            .map(|ts| {
+                let subst: Vec<(&Dynamic, &Dynamic)> = strs.iter().copied().zip(ts).collect();
+                let fails = phi.substitute(&subst).not();
+                if inner.is_empty() {
+                    fails
+                } else {
+                    let bs: Vec<&dyn Ast> = inner.iter().map(|c| c as &dyn Ast).collect();
+                    z3::ast::exists_const(&bs, &[], &fails)
+                }
+            })
+            .collect();
+        let mut assertion = Bool::and(&failures);
+        if !rest.is_empty() {
+            let ps: Vec<&dyn Ast> = rest.iter().map(|c| *c as &dyn Ast).collect();
+            assertion = z3::ast::forall_const(&ps, &[], &assertion);
+        }
+        let cancel = self.session.cancel().clone();
+        let slice = cancel.remaining().unwrap_or(DEFAULT_QUERY_CAP).min(WITNESS_SLICE);
+        let answer = self.session.check_scoped(&assertion, Some(slice));
+        if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
+            eprintln!("smt: {} string witness candidates: {answer:?}", combos.len());
+        }
+        matches!(answer, Sat::Unsat).then_some(Answer::Valid)
     }
 
     /// Sends one assertion to Z3: unsat means the query is valid.
@@ -193,6 +278,17 @@ impl QueryEngine {
 /// ForEx suite. `tests/it/engines/qe_interrupts.rs` keeps it that way.
 pub fn qe_then_smt() -> z3::Solver {
     z3::Tactic::new("qe_rec").and_then(&z3::Tactic::new("smt")).solver()
+}
+
+/// Outer strings (besides `""`) that witness candidates are built from.
+const MAX_WITNESS_BASE: usize = 6;
+/// Largest number of candidate witness tuples tried in one query.
+const MAX_WITNESS_COMBINATIONS: usize = 64;
+/// How long the witness candidates may take before the full query.
+const WITNESS_SLICE: Duration = Duration::from_secs(1);
+
+fn is_string(c: &Dynamic) -> bool {
+    c.as_string().is_some()
 }
 
 /// How long quantified queries try quantifier elimination before the default solver.

@@ -2,8 +2,12 @@
 //!
 //! It decides validity exactly, independently of every engine (and of `forex::interp`):
 //! it has its own evaluator that follows the semantics in the header of `src/ir.rs`.
-//! Supported: variables of type `bool` and `bvN` with N ≤ 4; expressions of type bool or
-//! bvN (N ≤ 64). Anything else (ints, arrays, quantifiers) gives `None`.
+//! Supported: variables of type `bool`, `bvN` with N ≤ 4 and `string`; expressions of type
+//! bool, bvN (N ≤ 64) and string, with `int` only as `len(s)` arithmetic. Strings range over
+//! infinitely many values, so a string input that matters must be bounded by a top-level
+//! conjunct of `pre` of the form `v == "…" || v == "…"`, and `s = *` must be followed by
+//! `assume` of that form: the enumeration then stays exact. Anything else (int variables,
+//! arrays, quantifiers, unbounded strings) gives `None`.
 //!
 //! Method: enumerate all initial states of all copies that satisfy `pre` (pruning with
 //! each top-level conjunct of `pre` as soon as its variables are assigned). For each copy
@@ -13,10 +17,15 @@
 //! bound is involved. Then valid iff for every initial tuple and every combination of ∀
 //! final states some combination of ∃ final states satisfies `post`.
 
-use forex::ir::{BinOp, Block, Expr, ExprKind, Quantifier, Stmt, Tuple, Type, UnOp, VarId};
+mod eval;
+
+pub use eval::{eval, eval_in, Strings};
+use eval::{expr_ok, literal_domain, mask, width};
+use forex::ir::{BinOp, Block, Expr, ExprKind, Quantifier, Stmt, Tuple, Type, VarId};
 use forex::value::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
+use std::rc::Rc;
 
 /// The oracle's answer on a supported tuple.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,174 +95,49 @@ pub fn decide_with(tuple: &Tuple, limits: Limits) -> Option<Answer> {
 
 /// Whether the tuple is in the fragment this oracle decides.
 pub fn supported(t: &Tuple) -> bool {
-    t.vars.iter().all(|v| matches!(v.ty, Type::Bool) || matches!(v.ty, Type::Bv(w) if w <= 4))
+    t.vars.iter().all(|v| matches!(v.ty, Type::Bool | Type::Str) || matches!(v.ty, Type::Bv(w) if w <= 4))
         && expr_ok(&t.pre)
         && expr_ok(&t.post)
-        && t.copies.iter().all(|c| block_ok(&c.body))
+        && t.copies.iter().all(|c| block_ok(t, &c.body))
         // The evaluator relies on ∀ copies coming first (an IR invariant).
         && t.copies.windows(2).all(|w| {
             !(w[0].quantifier == Quantifier::Exists && w[1].quantifier == Quantifier::Forall)
         })
 }
 
-fn expr_ok(e: &Expr) -> bool {
-    let ty_ok = matches!(e.ty, Type::Bool) || matches!(e.ty, Type::Bv(w) if (1..=64).contains(&w));
-    ty_ok
-        && match &e.kind {
-            ExprKind::Var(_) | ExprKind::Bool(_) | ExprKind::Bv(_) => true,
-            ExprKind::Bound(_) | ExprKind::Int(_) | ExprKind::Str(_) | ExprKind::Select(..) => {
-                false
-            }
-            ExprKind::Quant { .. } => false,
-            ExprKind::Unary(op, a) => *op != UnOp::Abs && expr_ok(a),
-            ExprKind::Binary(op, a, b) => {
-                !matches!(op, BinOp::Min | BinOp::Max) && expr_ok(a) && expr_ok(b)
-            }
-            ExprKind::Ite(c, a, b) => expr_ok(c) && expr_ok(a) && expr_ok(b),
-            ExprKind::Extract { arg, .. } => expr_ok(arg),
-        }
+/// The finite set of values `s = *` can take for a string variable: the domain of the
+/// `assume` right after it.
+fn havoc_domain(var: VarId, next: Option<&Stmt>) -> Option<Vec<String>> {
+    let Some(Stmt::Assume { cond, .. }) = next else { return None };
+    literal_domain(cond).and_then(|(v, dom)| (v == var).then_some(dom))
 }
 
-fn block_ok(b: &Block) -> bool {
-    b.iter().all(|s| match s {
-        Stmt::Skip | Stmt::Havoc { .. } => true,
+fn block_ok(t: &Tuple, b: &Block) -> bool {
+    b.iter().enumerate().all(|(i, s)| match s {
+        Stmt::Skip => true,
+        Stmt::Havoc { var, .. } => {
+            t.var(*var).ty != Type::Str || havoc_domain(*var, b.get(i + 1)).is_some()
+        }
         // Observations are not modelled yet: such tuples are left to other tests.
         Stmt::Store { .. } | Stmt::Observe { .. } => false,
         Stmt::Assign { value, .. } => expr_ok(value),
         Stmt::Assume { cond, .. } => expr_ok(cond),
         Stmt::If { cond, then_branch, else_branch, .. } => {
-            expr_ok(cond) && block_ok(then_branch) && block_ok(else_branch)
+            expr_ok(cond) && block_ok(t, then_branch) && block_ok(t, else_branch)
         }
         Stmt::IfStar { then_branch, else_branch, .. } => {
-            block_ok(then_branch) && block_ok(else_branch)
+            block_ok(t, then_branch) && block_ok(t, else_branch)
         }
-        Stmt::While { cond, body, .. } => expr_ok(cond) && block_ok(body),
+        Stmt::While { cond, body, .. } => expr_ok(cond) && block_ok(t, body),
     })
-}
-
-fn mask(w: u32) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
-}
-
-fn width(ty: &Type) -> u32 {
-    match ty {
-        Type::Bool => 1,
-        Type::Bv(w) => *w,
-        other => panic!("brute oracle: unsupported type {other}"),
-    }
-}
-
-/// The two's-complement reading of a `w`-bit value.
-fn signed_of(x: u128, w: u32) -> i128 {
-    if (x >> (w - 1)) & 1 == 1 {
-        x as i128 - (1i128 << w)
-    } else {
-        x as i128
-    }
-}
-
-/// Evaluates a supported expression; bools are 0/1, bit-vectors their unsigned value.
-pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
-    match &e.kind {
-        ExprKind::Var(v) => env(*v),
-        ExprKind::Bool(b) => *b as u128,
-        ExprKind::Bv(v) => *v & mask(width(&e.ty)),
-        ExprKind::Unary(op, a) => {
-            let x = eval(a, env);
-            let m = mask(width(&e.ty));
-            match op {
-                UnOp::Neg => 0u128.wrapping_sub(x) & m,
-                UnOp::Not => (x == 0) as u128,
-                UnOp::BitNot => !x & m,
-                UnOp::Abs | UnOp::BvToInt | UnOp::StrLen => panic!("brute oracle: int result"),
-            }
-        }
-        ExprKind::Binary(op, a, b) => {
-            let (x, y) = (eval(a, env), eval(b, env));
-            let w = width(&a.ty);
-            let m = mask(w);
-            use BinOp::*;
-            match op {
-                Add => x.wrapping_add(y) & m,
-                Sub => x.wrapping_sub(y) & m,
-                Mul => x.wrapping_mul(y) & m,
-                // SMT-LIB bvudiv / bvurem: x / 0 is all ones, x % 0 is x.
-                Div => x.checked_div(y).unwrap_or(m),
-                Mod => x.checked_rem(y).unwrap_or(x),
-                Lt => (x < y) as u128,
-                Le => (x <= y) as u128,
-                Gt => (x > y) as u128,
-                Ge => (x >= y) as u128,
-                Eq => (x == y) as u128,
-                Ne => (x != y) as u128,
-                And => (x != 0 && y != 0) as u128,
-                Or => (x != 0 || y != 0) as u128,
-                Implies => (x == 0 || y != 0) as u128,
-                Iff => ((x != 0) == (y != 0)) as u128,
-                BitAnd => x & y,
-                BitOr => x | y,
-                BitXor => x ^ y,
-                // Logical shifts; an amount ≥ width shifts everything out.
-                Shl => {
-                    if y >= w as u128 {
-                        0
-                    } else {
-                        (x << y) & m
-                    }
-                }
-                Shr => {
-                    if y >= w as u128 {
-                        0
-                    } else {
-                        x >> y
-                    }
-                }
-                Min | Max | Concat => panic!("brute oracle: min/max/concat"),
-                // Signed operators through i128 (w ≤ 64): Rust's `/` and `%` truncate
-                // like SMT-LIB's bvsdiv / bvsrem; by zero as SMT-LIB defines them.
-                SLt => (signed_of(x, w) < signed_of(y, w)) as u128,
-                SLe => (signed_of(x, w) <= signed_of(y, w)) as u128,
-                SGt => (signed_of(x, w) > signed_of(y, w)) as u128,
-                SGe => (signed_of(x, w) >= signed_of(y, w)) as u128,
-                SDiv if y == 0 => {
-                    if signed_of(x, w) >= 0 {
-                        m
-                    } else {
-                        1
-                    }
-                }
-                SDiv => (signed_of(x, w) / signed_of(y, w)) as u128 & m,
-                SRem if y == 0 => x,
-                SRem => (signed_of(x, w) % signed_of(y, w)) as u128 & m,
-                AShr => (signed_of(x, w) >> y.min(127)) as u128 & m,
-            }
-        }
-        ExprKind::Ite(c, a, b) => {
-            if eval(c, env) != 0 {
-                eval(a, env)
-            } else {
-                eval(b, env)
-            }
-        }
-        ExprKind::Extract { hi, lo, arg } => (eval(arg, env) >> lo) & mask(hi - lo + 1),
-        ExprKind::Bound(_)
-        | ExprKind::Int(_)
-        | ExprKind::Str(_)
-        | ExprKind::Select(..)
-        | ExprKind::Quant { .. } => {
-            panic!("brute oracle: unsupported expression")
-        }
-    }
 }
 
 /// One instruction of a copy's control-flow graph; program point `code.len()` is the end.
 enum Ins<'a> {
     Assign(usize, &'a Expr),
     Havoc(usize),
+    /// `s = *` on a string, among the values of the `assume` after it.
+    HavocAmong(usize, Vec<u128>),
     /// Blocks the run when false.
     Assume(&'a Expr),
     /// Falls through when true, jumps to the target when false.
@@ -263,42 +147,58 @@ enum Ins<'a> {
     Jump(usize),
 }
 
-fn compile<'a>(block: &'a [Stmt], local: &[usize], code: &mut Vec<Ins<'a>>) {
-    for s in block {
+struct Compiler<'a, 'b> {
+    local: &'b [usize],
+    strings: &'b Strings,
+    code: Vec<Ins<'a>>,
+}
+
+fn compile<'a>(block: &'a [Stmt], c: &mut Compiler<'a, '_>) {
+    let local = c.local;
+    for (at, s) in block.iter().enumerate() {
         match s {
             Stmt::Skip => {}
-            Stmt::Assign { var, value, .. } => code.push(Ins::Assign(local[var.index()], value)),
-            Stmt::Havoc { var, .. } => code.push(Ins::Havoc(local[var.index()])),
-            Stmt::Assume { cond, .. } => code.push(Ins::Assume(cond)),
+            Stmt::Assign { var, value, .. } => c.code.push(Ins::Assign(local[var.index()], value)),
+            Stmt::Havoc { var, .. } => {
+                let ins = match havoc_domain(*var, block.get(at + 1)) {
+                    Some(dom) => Ins::HavocAmong(
+                        local[var.index()],
+                        dom.iter().map(|s| c.strings.intern(s)).collect(),
+                    ),
+                    None => Ins::Havoc(local[var.index()]),
+                };
+                c.code.push(ins);
+            }
+            Stmt::Assume { cond, .. } => c.code.push(Ins::Assume(cond)),
             Stmt::Store { .. } | Stmt::Observe { .. } => {
                 unreachable!("arrays and observations are rejected before compiling")
             }
             Stmt::If { cond, then_branch, else_branch, .. } => {
-                let br = code.len();
-                code.push(Ins::Jump(0));
-                compile(then_branch, local, code);
-                let jump_end = code.len();
-                code.push(Ins::Jump(0));
-                code[br] = Ins::Branch(cond, code.len());
-                compile(else_branch, local, code);
-                code[jump_end] = Ins::Jump(code.len());
+                let br = c.code.len();
+                c.code.push(Ins::Jump(0));
+                compile(then_branch, c);
+                let jump_end = c.code.len();
+                c.code.push(Ins::Jump(0));
+                c.code[br] = Ins::Branch(cond, c.code.len());
+                compile(else_branch, c);
+                c.code[jump_end] = Ins::Jump(c.code.len());
             }
             Stmt::IfStar { then_branch, else_branch, .. } => {
-                let br = code.len();
-                code.push(Ins::Jump(0));
-                compile(then_branch, local, code);
-                let jump_end = code.len();
-                code.push(Ins::Jump(0));
-                code[br] = Ins::Choice(code.len());
-                compile(else_branch, local, code);
-                code[jump_end] = Ins::Jump(code.len());
+                let br = c.code.len();
+                c.code.push(Ins::Jump(0));
+                compile(then_branch, c);
+                let jump_end = c.code.len();
+                c.code.push(Ins::Jump(0));
+                c.code[br] = Ins::Choice(c.code.len());
+                compile(else_branch, c);
+                c.code[jump_end] = Ins::Jump(c.code.len());
             }
             Stmt::While { cond, body, .. } => {
-                let head = code.len();
-                code.push(Ins::Jump(0));
-                compile(body, local, code);
-                code.push(Ins::Jump(head));
-                code[head] = Ins::Branch(cond, code.len());
+                let head = c.code.len();
+                c.code.push(Ins::Jump(0));
+                compile(body, c);
+                c.code.push(Ins::Jump(head));
+                c.code[head] = Ins::Branch(cond, c.code.len());
             }
         }
     }
@@ -349,7 +249,7 @@ fn live_at_entry(code: &[Ins], local: &[usize], at_end: u64) -> u64 {
         for pc in (0..end).rev() {
             let (uses, defs, succs): (u64, u64, Vec<usize>) = match &code[pc] {
                 Ins::Assign(i, e) => (vars_of(e, local), 1 << i, vec![pc + 1]),
-                Ins::Havoc(i) => (0, 1 << i, vec![pc + 1]),
+                Ins::Havoc(i) | Ins::HavocAmong(i, _) => (0, 1 << i, vec![pc + 1]),
                 Ins::Assume(e) => (vars_of(e, local), 0, vec![pc + 1]),
                 Ins::Branch(e, t) => (vars_of(e, local), 0, vec![pc + 1, *t]),
                 Ins::Choice(t) => (0, 0, vec![pc + 1, *t]),
@@ -384,6 +284,8 @@ struct Oracle<'a> {
     set_ids: HashMap<Vec<u64>, u32>,
     /// Interned sets per copy → does the post hold for all ∀ / some ∃ finals?
     memo: HashMap<Vec<u32>, Option<Vec<u64>>>,
+    /// String values: packed states hold their indices.
+    strings: Rc<Strings>,
 }
 
 impl<'a> Oracle<'a> {
@@ -399,6 +301,7 @@ impl<'a> Oracle<'a> {
         let mut post_vars = Vec::new();
         t.post.for_each_var(&mut |v| post_vars.push(v));
         let mut copies = Vec::new();
+        let strings = Rc::new(Strings::default());
         for (c, copy) in t.copies.iter().enumerate() {
             let width: Vec<u32> = copy.vars.iter().map(|v| width(&t.var(*v).ty)).collect();
             let offset = width
@@ -422,8 +325,9 @@ impl<'a> Oracle<'a> {
                     post_locals |= 1 << i;
                 }
             }
-            let mut code = Vec::new();
-            compile(&copy.body, &local, &mut code);
+            let mut compiler = Compiler { local: &local, strings: &strings, code: Vec::new() };
+            compile(&copy.body, &mut compiler);
+            let code = compiler.code;
             let live_at_entry = live_at_entry(&code, &local, post_locals);
             copies.push(CopyInfo { code, layout, post_mask, live_at_entry });
         }
@@ -440,6 +344,7 @@ impl<'a> Oracle<'a> {
             sets: Vec::new(),
             set_ids: HashMap::new(),
             memo: HashMap::new(),
+            strings,
         })
     }
 
@@ -461,26 +366,36 @@ impl<'a> Oracle<'a> {
                 continue;
             }
             steps += 1;
+            // Strings can grow without bound in a loop: give up rather than wrap.
+            if self.strings.overflowed() || steps > self.limits.max_work {
+                return None;
+            }
             if pc == end {
                 out.push(s);
                 continue;
             }
             let lay = &info.layout;
             let env = |v: VarId| lay.get(s, self.local[v.index()]);
+            let eval = |e: &Expr| eval_in(e, &env, &self.strings);
             match &info.code[pc] {
-                Ins::Assign(i, e) => stack.push((pc + 1, lay.set(s, *i, eval(e, &env)))),
+                Ins::Assign(i, e) => stack.push((pc + 1, lay.set(s, *i, eval(e)))),
                 Ins::Havoc(i) => {
                     for v in 0..=mask(lay.width[*i]) {
                         stack.push((pc + 1, lay.set(s, *i, v)));
                     }
                 }
+                Ins::HavocAmong(i, values) => {
+                    for v in values {
+                        stack.push((pc + 1, lay.set(s, *i, *v)));
+                    }
+                }
                 Ins::Assume(e) => {
-                    if eval(e, &env) != 0 {
+                    if eval(e) != 0 {
                         stack.push((pc + 1, s));
                     }
                 }
                 Ins::Branch(e, target) => {
-                    let next = if eval(e, &env) != 0 { pc + 1 } else { *target };
+                    let next = if eval(e) != 0 { pc + 1 } else { *target };
                     stack.push((next, s));
                 }
                 Ins::Choice(target) => {
@@ -523,7 +438,7 @@ impl<'a> Oracle<'a> {
             let (c, i) = self.place[v.index()];
             self.copies[c].layout.get(states[c], i)
         };
-        eval(&self.t.post, &env) != 0
+        eval_in(&self.t.post, &env, &self.strings) != 0
     }
 
     /// For the given per-copy final sets: `None` if for all ∀ finals some ∃ finals
@@ -606,10 +521,28 @@ impl<'a> Oracle<'a> {
                 self.limits.shortcuts && !in_pre[v] && self.copies[c].live_at_entry & (1 << i) == 0
             })
             .collect();
+        // A string that matters takes its values from a domain conjunct of pre.
+        let mut domain: Vec<Option<Vec<u128>>> = vec![None; nvars];
+        for conj in self.t.pre.conjuncts() {
+            if let Some((v, dom)) = literal_domain(conj) {
+                let values = dom.iter().map(|s| self.strings.intern(s)).collect();
+                domain[v.index()].get_or_insert(values);
+            }
+        }
+        let unbounded = |v: usize| {
+            self.t.vars[v].ty == Type::Str
+                && !irrelevant[v]
+                && forced[v].is_none()
+                && domain[v].is_none()
+        };
+        if (0..nvars).any(unbounded) {
+            return None;
+        }
         let mut values = vec![0u128; nvars];
         // Depth-first enumeration with an explicit stack of "next value to try".
+        let strings = Rc::clone(&self.strings);
         let pre_ok = |values: &[u128], level: usize| {
-            checks[level].iter().all(|e| eval(e, &|v: VarId| values[v.index()]) != 0)
+            checks[level].iter().all(|e| eval_in(e, &|v: VarId| values[v.index()], &strings) != 0)
         };
         if !pre_ok(&values, 0) {
             return Some(Answer::Valid);
@@ -629,10 +562,11 @@ impl<'a> Oracle<'a> {
                 continue;
             }
             let top = if irrelevant[level] { 0 } else { mask(width(&self.t.vars[level].ty)) };
-            let candidate = match forced[level] {
+            let candidate = match (forced[level], &domain[level]) {
                 // Only the forced value; `next` counts whether it was tried.
-                Some(src) => (next[level] == 0).then_some(values[src]),
-                None => (next[level] <= top).then_some(next[level]),
+                (Some(src), _) => (next[level] == 0).then_some(values[src]),
+                (None, Some(dom)) if !irrelevant[level] => dom.get(next[level] as usize).copied(),
+                (None, _) => (next[level] <= top).then_some(next[level]),
             };
             let Some(value) = candidate else {
                 next[level] = 0;
@@ -688,6 +622,7 @@ impl<'a> Oracle<'a> {
                 let x = self.copies[c].layout.get(s, i);
                 let val = match tv.ty {
                     Type::Bool => Value::bool(x != 0),
+                    Type::Str => Value::Str { value: self.strings.get(x) },
                     _ => Value::bv(x, width(&tv.ty)),
                 };
                 (tv.name.clone(), val)
@@ -721,6 +656,7 @@ pub fn copy_finals(t: &Tuple, copy: usize, init: &[Value]) -> Option<Vec<Vec<Val
         let x = match &init[v.index()] {
             Value::Bool { value } => *value as u128,
             Value::Bv { value, .. } => *value,
+            Value::Str { value } => o.strings.intern(value),
             _ => return None,
         };
         s = o.copies[copy].layout.set(s, i, x);

@@ -2,8 +2,10 @@
 //!
 //! Every expression strategy is indexed by the type it produces, so generated and shrunk
 //! tuples are well-typed by construction. Programs share one declaration list (variables
-//! `x`, `y`, `z` of type bv3, bv4 or bool), so `pre`/`post` can relate copies variable by
-//! variable. Loops are `while (c != 0)` or `while (c > k)` with `c = c - 1` at the end of
+//! `x`, `y`, `z` of type bv3, bv4 or bool, and with `strings` also `string`), so
+//! `pre`/`post` can relate copies variable by variable. Strings are kept finite for the
+//! oracle: literals over the alphabet {a, b} of length ≤ 2, each string input bounded by a
+//! conjunct `c.x == "…" || …` of `pre`, and `x = *` followed by such an `assume`. Loops are `while (c != 0)` or `while (c > k)` with `c = c - 1` at the end of
 //! the body and `c` written nowhere else in it, so every loop terminates.
 
 use super::build::number_loops;
@@ -25,13 +27,18 @@ pub struct GenConfig {
     /// up to 2^max_bits initial tuples).
     pub max_bits: u32,
     pub max_copies: usize,
+    /// Make the first variable a `string` (and let the others be strings too).
+    pub strings: bool,
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { loops: false, max_bits: 16, max_copies: 3 }
+        GenConfig { loops: false, max_bits: 16, max_copies: 3, strings: false }
     }
 }
+
+/// The string literals generated programs use.
+const STRINGS: [&str; 5] = ["", "a", "b", "ab", "ba"];
 
 const NAMES: [&str; 3] = ["x", "y", "z"];
 const COPY_NAMES: [&str; 3] = ["a", "b", "c"];
@@ -39,6 +46,8 @@ const COPY_NAMES: [&str; 3] = ["a", "b", "c"];
 fn bits(ty: &Type) -> u32 {
     match ty {
         Type::Bv(w) => *w,
+        // A string input ranges over at most 3 literals.
+        Type::Str => 2,
         _ => 1,
     }
 }
@@ -86,6 +95,7 @@ impl ExprGen {
     fn leaf(&self, ty: &Type) -> BoxedStrategy<Expr> {
         let lit = match ty {
             Type::Bool => any::<bool>().prop_map(Expr::bool).boxed(),
+            Type::Str => select(STRINGS.to_vec()).prop_map(str_lit).boxed(),
             Type::Bv(w) => {
                 let w = *w;
                 (0..(1u128 << w)).prop_map(move |v| Expr::bv(v, w)).boxed()
@@ -114,6 +124,8 @@ impl ExprGen {
             self.bool_expr(depth)
         } else if let Type::Bv(w) = ty {
             self.bv_expr(*w, depth)
+        } else if *ty == Type::Str {
+            self.str_expr(depth)
         } else {
             unreachable!()
         };
@@ -176,6 +188,57 @@ impl ExprGen {
         Union::new_weighted(options).boxed()
     }
 
+    fn str_expr(&mut self, depth: u32) -> BoxedStrategy<Expr> {
+        let sub = self.expr(&Type::Str, depth - 1);
+        let cond = self.expr(&Type::Bool, depth - 1);
+        Union::new_weighted(vec![
+            (3, self.leaf(&Type::Str)),
+            (
+                3,
+                (sub.clone(), sub.clone())
+                    .prop_map(|(a, b)| Expr::binary(BinOp::Concat, a, b))
+                    .boxed(),
+            ),
+            (
+                1,
+                (cond, sub.clone(), sub)
+                    .prop_map(|(c, a, b)| Expr {
+                        ty: Type::Str,
+                        kind: ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)),
+                    })
+                    .boxed(),
+            ),
+        ])
+        .boxed()
+    }
+
+    /// Boolean atoms over strings: (in)equality and comparisons of lengths.
+    fn string_atoms(&mut self, depth: u32) -> Vec<(u32, BoxedStrategy<Expr>)> {
+        if !self.env.contains(&Type::Str) {
+            return Vec::new();
+        }
+        use BinOp::*;
+        let s = self.expr(&Type::Str, depth - 1);
+        let len = s
+            .clone()
+            .prop_map(|a| Expr { ty: Type::Int, kind: ExprKind::Unary(UnOp::StrLen, Box::new(a)) });
+        let int = prop_oneof![len.clone(), (0..=3i64).prop_map(Expr::int)];
+        vec![
+            (
+                3,
+                (select(vec![Eq, Ne]), s.clone(), s)
+                    .prop_map(|(op, a, b)| Expr::binary(op, a, b))
+                    .boxed(),
+            ),
+            (
+                2,
+                (select(vec![Eq, Ne, Lt, Le, Gt, Ge]), len, int)
+                    .prop_map(|(op, a, b)| Expr::binary(op, a, b))
+                    .boxed(),
+            ),
+        ]
+    }
+
     fn bool_expr(&mut self, depth: u32) -> BoxedStrategy<Expr> {
         let sub = self.expr(&Type::Bool, depth - 1);
         use BinOp::*;
@@ -189,6 +252,7 @@ impl ExprGen {
             ),
             (1, sub.prop_map(Expr::negate).boxed()),
         ];
+        options.extend(self.string_atoms(depth));
         for w in self.widths() {
             let bv = self.expr(&Type::Bv(w), depth - 1);
             options.push((
@@ -222,36 +286,72 @@ fn assign_to(g: &mut ExprGen, var: usize, depth: u32) -> BoxedStrategy<Stmt> {
         .boxed()
 }
 
-/// Statements writing only `writable` variables; `depth` bounds nesting.
-fn stmt(g: &mut ExprGen, writable: &[usize], depth: u32, loops: bool) -> BoxedStrategy<Stmt> {
+fn str_lit(s: &str) -> Expr {
+    Expr { kind: ExprKind::Str(s.to_string()), ty: Type::Str }
+}
+
+/// `v == "…" || …` over 1–3 distinct literals: a finite domain for a string variable.
+fn string_domain(v: VarId) -> BoxedStrategy<Expr> {
+    proptest::sample::subsequence(STRINGS.to_vec(), 1..=3)
+        .prop_map(move |lits| {
+            lits.into_iter()
+                .map(|l| Expr::eq(Expr::var(v, Type::Str), str_lit(l)))
+                .reduce(|a, b| Expr::binary(BinOp::Or, a, b))
+                .expect("at least one literal")
+        })
+        .boxed()
+}
+
+/// `v = *`, followed for a string by `assume` of a finite domain (see the module doc).
+fn havoc(g: &ExprGen, v: usize) -> BoxedStrategy<Vec<Stmt>> {
     let loc = Loc::default();
-    let mut options: Vec<(u32, BoxedStrategy<Stmt>)> = Vec::new();
-    for &v in writable {
-        options.push((4, assign_to(g, v, 2)));
-        options.push((1, Just(Stmt::Havoc { var: VarId(v as u32), loc }).boxed()));
+    let var = VarId(v as u32);
+    if g.env[v] != Type::Str {
+        return Just(vec![Stmt::Havoc { var, loc }]).boxed();
     }
-    options
-        .push((1, g.expr(&Type::Bool, 1).prop_map(move |cond| Stmt::Assume { cond, loc }).boxed()));
+    string_domain(var)
+        .prop_map(move |cond| vec![Stmt::Havoc { var, loc }, Stmt::Assume { cond, loc }])
+        .boxed()
+}
+
+/// One statement writing only `writable` variables (two for a string's `x = *`); `depth`
+/// bounds nesting.
+fn stmt(g: &mut ExprGen, writable: &[usize], depth: u32, loops: bool) -> BoxedStrategy<Vec<Stmt>> {
+    let loc = Loc::default();
+    // One statement as a chunk (mapping keeps the random stream of the bit-vector
+    // configurations as it was before chunks).
+    fn one(s: BoxedStrategy<Stmt>) -> BoxedStrategy<Vec<Stmt>> {
+        s.prop_map(|s| vec![s]).boxed()
+    }
+    let mut options: Vec<(u32, BoxedStrategy<Vec<Stmt>>)> = Vec::new();
+    for &v in writable {
+        options.push((4, one(assign_to(g, v, 2))));
+        options.push((1, havoc(g, v)));
+    }
+    options.push((
+        1,
+        one(g.expr(&Type::Bool, 1).prop_map(move |cond| Stmt::Assume { cond, loc }).boxed()),
+    ));
     if depth > 0 {
         let inner = block(g, writable, depth - 1, loops, 1..=2);
         let cond = g.expr(&Type::Bool, 2);
         options.push((
             2,
-            (cond, inner.clone(), inner.clone())
+            one((cond, inner.clone(), inner.clone())
                 .prop_map(move |(cond, t, e)| Stmt::If {
                     cond,
                     then_branch: t,
                     else_branch: e,
                     loc,
                 })
-                .boxed(),
+                .boxed()),
         ));
         let else_opt = prop_oneof![Just(Vec::new()), inner.clone()];
         options.push((
             1,
-            (inner, else_opt)
+            one((inner, else_opt)
                 .prop_map(move |(t, e)| Stmt::IfStar { then_branch: t, else_branch: e, loc })
-                .boxed(),
+                .boxed()),
         ));
         if loops {
             for &c in writable {
@@ -261,7 +361,7 @@ fn stmt(g: &mut ExprGen, writable: &[usize], depth: u32, loops: bool) -> BoxedSt
                 let counter = Expr::var(VarId(c as u32), Type::Bv(w));
                 options.push((
                     1,
-                    (body, prop_oneof![Just(None), (0..(1u128 << w)).prop_map(Some)])
+                    one((body, prop_oneof![Just(None), (0..(1u128 << w)).prop_map(Some)])
                         .prop_map(move |(mut body, bound)| {
                             let cond = match bound {
                                 None => Expr::binary(BinOp::Ne, counter.clone(), Expr::bv(0, w)),
@@ -274,7 +374,7 @@ fn stmt(g: &mut ExprGen, writable: &[usize], depth: u32, loops: bool) -> BoxedSt
                             });
                             Stmt::While { id: LoopId(0), cond, body, loc }
                         })
-                        .boxed(),
+                        .boxed()),
                 ));
             }
         }
@@ -289,7 +389,9 @@ fn block(
     loops: bool,
     len: std::ops::RangeInclusive<usize>,
 ) -> BoxedStrategy<Block> {
-    proptest::collection::vec(stmt(g, writable, depth, loops), len).boxed()
+    proptest::collection::vec(stmt(g, writable, depth, loops), len)
+        .prop_map(|chunks| chunks.into_iter().flatten().collect())
+        .boxed()
 }
 
 /// A relational atom over the tuple's variables: mostly `ci.v == cj.v` for two distinct
@@ -320,13 +422,20 @@ pub fn exprs(env: Vec<Type>, ty: Type, depth: u32) -> BoxedStrategy<Expr> {
 
 /// Random tuples: 1–`max_copies` copies (at least one ∀, ∀ copies first), 2–3 variables.
 pub fn tuples(cfg: GenConfig) -> BoxedStrategy<Tuple> {
-    let types = select(vec![Type::Bv(3), Type::Bv(4), Type::Bool]);
+    let types = if cfg.strings {
+        select(vec![Type::Bv(3), Type::Bv(3), Type::Str, Type::Bool])
+    } else {
+        select(vec![Type::Bv(3), Type::Bv(4), Type::Bool])
+    };
     // Relational tuples (2–3 copies) are the interesting ones; single copies stay a minority.
     let ncopies = Union::new_weighted(vec![(1, Just(1usize)), (2, Just(2)), (2, Just(3))])
         .prop_map(move |n| n.min(cfg.max_copies));
     (ncopies, 0usize..3, proptest::collection::vec(types, 2..=3), any::<bool>())
         .prop_flat_map(move |(ncopies, nf, mut types, two_programs)| {
             let nforall = 1 + nf % ncopies;
+            if cfg.strings {
+                types[0] = Type::Str;
+            }
             fit(&mut types, ncopies, cfg.max_bits);
             let nvars = types.len();
             let mut g = ExprGen::new(types.clone());
@@ -338,7 +447,17 @@ pub fn tuples(cfg: GenConfig) -> BoxedStrategy<Tuple> {
             let tenv: Vec<Type> = (0..ncopies).flat_map(|_| types.clone()).collect();
             let mut tg = ExprGen::new(tenv.clone());
             let rel = relation(&mut tg, ncopies, nvars, &tenv);
-            let pre = proptest::collection::vec(rel.clone(), 0..=3);
+            // Every string input gets a finite domain, first in pre.
+            let domains: Vec<BoxedStrategy<Expr>> = (0..tenv.len())
+                .filter(|v| tenv[*v] == Type::Str)
+                .map(|v| string_domain(VarId(v as u32)))
+                .collect();
+            let pre = (domains, proptest::collection::vec(rel.clone(), 0..=3)).prop_map(
+                |(mut domains, rels)| {
+                    domains.extend(rels);
+                    domains
+                },
+            );
             let post = proptest::collection::vec(rel, 1..=2);
             (bodies, which, pre, post).prop_map(move |(bodies, which, pre, post)| {
                 build(&types, bodies, &which, nforall, pre, post)

@@ -37,8 +37,8 @@ fn strip(b: &Block) -> Block {
 
 #[test]
 fn printed_generated_tuples_reparse_to_the_same_answer() {
-    for loops in [false, true] {
-        for t in sample(&tuples(GenConfig { loops, ..GenConfig::default() }), 300, 9) {
+    for (loops, strings) in [(false, false), (true, false), (true, true)] {
+        for t in sample(&tuples(GenConfig { loops, strings, ..GenConfig::default() }), 300, 9) {
             let text = to_fe(&t);
             let module = load_source("generated.fe", text.as_bytes(), InputFormat::Fe)
                 .unwrap_or_else(|d| panic!("does not parse:\n{text}\n{d:?}"));

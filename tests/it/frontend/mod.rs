@@ -2,6 +2,7 @@
 
 mod check_valid;
 mod diagnostics;
+mod doc_examples;
 mod fe_roundtrip;
 mod fuzz;
 mod ir_invariants;

@@ -306,3 +306,90 @@ fn unsupported_tuples_get_no_answer() {
     );
     assert!(decide(&t).is_none(), "bv8 variables are outside the fragment");
 }
+
+fn text(s: &str) -> forex::ir::Expr {
+    forex::ir::Expr { kind: forex::ir::ExprKind::Str(s.into()), ty: Type::Str }
+}
+
+/// `e == "l1" || e == "l2" || …`: a finite domain the oracle enumerates.
+fn one_of(e: forex::ir::Expr, lits: &[&str]) -> forex::ir::Expr {
+    let eqs = lits.iter().map(|l| forex::ir::Expr::eq(e.clone(), text(l)));
+    eqs.reduce(|a, b| bin(Or, a, b)).unwrap()
+}
+
+/// `string s, o; o = concat(s, "b");`
+fn append_b() -> forex::ir::Program {
+    let p = Prog::new("p", &[("s", Type::Str), ("o", Type::Str)]);
+    let s = p.assign("o", bin(Concat, p.v("s"), text("b")));
+    p.body(vec![s])
+}
+
+/// `string r; r = *; assume r == "ab" || r == "aab";`
+fn pick() -> forex::ir::Program {
+    let p = Prog::new("q", &[("r", Type::Str)]);
+    let body = vec![p.havoc("r"), assume(one_of(p.v("r"), &["ab", "aab"]))];
+    p.body(body)
+}
+
+#[test]
+fn string_tuples_with_bounded_inputs_are_decided_with_string_witnesses() {
+    let (p, q) = (append_b(), pick());
+    let det = tuple(
+        &[("a", &p, Forall), ("b", &p, Forall)],
+        |t| and(eqs(t, "a", "b", &["s"]), one_of(tv(t, "a", "s"), &["", "a", "ab"])),
+        |t| eqs(t, "a", "b", &["o"]),
+    );
+    assert!(valid(&det));
+    // The ∃ copy must pick `a.s ++ "b"`: it can for "a" and "aa" but not for "".
+    let witness = |inputs: &'static [&'static str]| {
+        tuple(
+            &[("a", &p, Forall), ("b", &q, Exists)],
+            move |t| one_of(tv(t, "a", "s"), inputs),
+            |t| forex::ir::Expr::eq(tv(t, "b", "r"), tv(t, "a", "o")),
+        )
+    };
+    assert!(valid(&witness(&["a", "aa"])));
+    let Some(Answer::Invalid(w)) = decide(&witness(&["a", "", "aa"])) else {
+        panic!("expected invalid")
+    };
+    assert_eq!(w.initial[0]["s"], Value::Str { value: String::new() });
+    assert_eq!(w.forall_finals[0]["o"], Value::Str { value: "b".into() });
+    // Lengths: `len(o) == len(s) + 1` always.
+    let len = |e| forex::ir::Expr {
+        ty: Type::Int,
+        kind: forex::ir::ExprKind::Unary(UnOp::StrLen, Box::new(e)),
+    };
+    let grows = tuple(
+        &[("a", &p, Forall)],
+        |t| one_of(tv(t, "a", "s"), &["", "ba"]),
+        |t| {
+            forex::ir::Expr::eq(
+                len(tv(t, "a", "o")),
+                bin(Add, len(tv(t, "a", "s")), forex::ir::Expr::int(1)),
+            )
+        },
+    );
+    assert!(valid(&grows));
+}
+
+#[test]
+fn unbounded_strings_are_outside_the_oracles_fragment() {
+    let p = append_b();
+    // The input string is read but ranges over all strings.
+    let free = tuple(
+        &[("a", &p, Forall), ("b", &p, Forall)],
+        |t| eqs(t, "a", "b", &["s"]),
+        |t| eqs(t, "a", "b", &["o"]),
+    );
+    assert_eq!(decide(&free), None);
+    // `r = *` with no `assume` bounding it.
+    let q = Prog::new("q", &[("r", Type::Str)]);
+    let h = q.havoc("r");
+    let any = q.body(vec![h]);
+    let t = tuple(
+        &[("a", &any, Forall)],
+        |_| forex::ir::Expr::bool(true),
+        |_| forex::ir::Expr::bool(true),
+    );
+    assert_eq!(decide(&t), None);
+}

@@ -181,3 +181,68 @@ fn engines_are_sound_with_loops_3k() {
         Ok(())
     });
 }
+
+/// String tuples (`GenConfig::strings`): neither engine contradicts the oracle, with and
+/// without loops; Z3's sequence solver may answer `unknown`, which is always allowed.
+#[test]
+fn engines_are_sound_on_string_tuples() {
+    for (loops, cases, seed) in [(false, 120, 41), (true, 80, 42)] {
+        let cfg = GenConfig { loops, strings: true, ..GenConfig::default() };
+        run(cases, seed, cfg, |t, answer| {
+            let p = prove_verdict(t, SOUND_LIMIT);
+            if let (Verdict::Verified { .. }, Answer::Invalid(_)) = (&p, answer) {
+                return Err(describe(t, answer, &p));
+            }
+            let r = refute_verdict(t, SOUND_LIMIT);
+            match (&r, answer) {
+                (Verdict::Violated { .. }, Answer::Valid)
+                | (Verdict::Verified { .. }, Answer::Invalid(_)) => Err(describe(t, answer, &r)),
+                _ => Ok(()),
+            }
+        });
+    }
+}
+
+/// On loop-free string tuples both engines are exact, as on bit-vectors: the prover
+/// verifies exactly the valid ones and the refuter refutes exactly the invalid ones.
+#[test]
+fn engines_decide_every_loop_free_string_tuple() {
+    run(150, 44, GenConfig { strings: true, ..GenConfig::default() }, |t, answer| {
+        let p = prove_verdict(t, LIMIT);
+        let r = refute_verdict(t, LIMIT);
+        let exact = match answer {
+            Answer::Valid => {
+                matches!(p, Verdict::Verified { .. }) && !matches!(r, Verdict::Violated { .. })
+            }
+            Answer::Invalid(_) => {
+                matches!(r, Verdict::Violated { .. }) && !matches!(p, Verdict::Verified { .. })
+            }
+        };
+        match exact {
+            true => Ok(()),
+            false => Err(format!("refuter: {}\n{}", r.name(), describe(t, answer, &p))),
+        }
+    });
+}
+
+#[test]
+#[ignore = "prints how often each engine decides string tuples"]
+fn print_string_decision_rates() {
+    let cfg = GenConfig { strings: true, ..GenConfig::default() };
+    let ts = crate::common::gen::sample(&tuples(cfg), 200, 43);
+    let mut counts = std::collections::BTreeMap::new();
+    for t in &ts {
+        let answer = decide(t).expect("decidable").is_valid();
+        let start = std::time::Instant::now();
+        let p = prove_verdict(t, LIMIT).name();
+        let pt = start.elapsed().as_secs_f64();
+        let start = std::time::Instant::now();
+        let r = refute_verdict(t, LIMIT).name();
+        let rt = start.elapsed().as_secs_f64();
+        if pt > 1.0 || rt > 1.0 {
+            println!("slow: prove {p} {pt:.2}s, refute {r} {rt:.2}s\n{}", to_fe(t));
+        }
+        *counts.entry((answer, p, r)).or_insert(0) += 1;
+    }
+    println!("(valid, prove, refute) -> count: {counts:#?}");
+}

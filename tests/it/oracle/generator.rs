@@ -10,6 +10,12 @@ fn check_expr(t: &Tuple, e: &Expr) -> Type {
     let ty = match &e.kind {
         ExprKind::Var(v) => t.var(*v).ty.clone(),
         ExprKind::Bool(_) => Type::Bool,
+        ExprKind::Str(_) => Type::Str,
+        ExprKind::Int(_) => Type::Int,
+        ExprKind::Unary(UnOp::StrLen, a) => {
+            assert_eq!(check_expr(t, a), Type::Str);
+            Type::Int
+        }
         ExprKind::Bv(v) => {
             let Type::Bv(w) = e.ty else { panic!("bv literal typed {}", e.ty) };
             assert!(*v < 1 << w, "literal {v} too wide for bv{w}");
@@ -34,9 +40,17 @@ fn check_expr(t: &Tuple, e: &Expr) -> Type {
                     Type::Bool
                 }
                 Eq | Ne => Type::Bool,
-                Lt | Le | Gt | Ge | SLt | SLe | SGt | SGe => {
+                Lt | Le | Gt | Ge => {
+                    assert!(matches!(ta, Type::Bv(_) | Type::Int));
+                    Type::Bool
+                }
+                SLt | SLe | SGt | SGe => {
                     assert!(matches!(ta, Type::Bv(_)));
                     Type::Bool
+                }
+                Concat => {
+                    assert_eq!(ta, Type::Str);
+                    ta
                 }
                 Min | Max => panic!("min/max on bit-vectors"),
                 _ => {
@@ -121,7 +135,9 @@ fn survey(cfg: GenConfig, n: usize, seed: u8) -> (usize, usize) {
         cfg.loops
     );
     if cfg.loops {
-        assert!(with_loops * 5 >= n, "too few loops: {with_loops} of {n}");
+        // Loops need a bit-vector counter, which string tuples have less often.
+        let share = if cfg.strings { 10 } else { 5 };
+        assert!(with_loops * share >= n, "too few loops: {with_loops} of {n}");
     } else {
         assert_eq!(with_loops, 0);
     }
@@ -141,11 +157,20 @@ fn looping_tuples_are_well_typed_decidable_and_mixed() {
 }
 
 #[test]
+fn string_tuples_are_well_typed_decidable_and_mixed() {
+    let strings = GenConfig { strings: true, ..GenConfig::default() };
+    let (valid, invalid) = survey(strings, 300, 3);
+    assert!(valid * 5 >= 300 && invalid * 5 >= 300, "{valid} valid vs {invalid} invalid");
+    let (valid, invalid) = survey(GenConfig { loops: true, ..strings }, 200, 4);
+    assert!(valid * 5 >= 200 && invalid * 5 >= 200, "{valid} valid vs {invalid} invalid");
+}
+
+#[test]
 #[ignore = "prints sample tuples for inspection"]
 fn print_samples() {
-    for (i, t) in
-        sample(&tuples(GenConfig { loops: true, ..GenConfig::default() }), 8, 3).iter().enumerate()
-    {
+    let strings = std::env::var("STRINGS").is_ok();
+    let cfg = GenConfig { loops: true, strings, ..GenConfig::default() };
+    for (i, t) in sample(&tuples(cfg), 8, 3).iter().enumerate() {
         println!("// #{i}: {:?}\n{}", decide(t).map(|a| a.is_valid()), to_fe(t));
     }
 }
@@ -173,9 +198,9 @@ fn print_ratio_by_shape() {
 fn the_oracles_shortcuts_do_not_change_answers() {
     use crate::common::brute::{decide_with, Limits};
     let plain = Limits { shortcuts: false, ..Limits::default() };
-    for loops in [false, true] {
-        for t in sample(&tuples(GenConfig { loops, max_bits: 12, ..GenConfig::default() }), 300, 7)
-        {
+    for (loops, strings) in [(false, false), (true, false), (false, true), (true, true)] {
+        let cfg = GenConfig { loops, strings, max_bits: 12, ..GenConfig::default() };
+        for t in sample(&tuples(cfg), 300, 7) {
             let fast = decide(&t).map(|a| a.is_valid());
             let slow = decide_with(&t, plain).map(|a| a.is_valid());
             assert_eq!(fast, slow, "shortcuts changed the answer on\n{}", to_fe(&t));

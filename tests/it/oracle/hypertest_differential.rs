@@ -44,3 +44,12 @@ fn hypertest_never_violates_a_valid_tuple_and_finds_most_violations() {
     eprintln!("evo, with loops: found {found} of {invalid} violations");
     assert!(invalid > 0 && found * 2 >= invalid, "found {found} of {invalid}");
 }
+
+/// String tuples: never `violated` on a valid tuple, and most violations found.
+#[test]
+fn hypertest_never_violates_a_valid_string_tuple() {
+    let cfg = GenConfig { loops: true, strings: true, ..GenConfig::default() };
+    let (invalid, found) = check(cfg, 100, 33, Strategy::Fuzz);
+    eprintln!("fuzz, strings: found {found} of {invalid} violations");
+    assert!(invalid > 0 && found * 2 >= invalid, "found {found} of {invalid}");
+}

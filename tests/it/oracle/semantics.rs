@@ -2,7 +2,7 @@
 //! agree on random bit-vector and boolean expressions, and every terminating concrete run
 //! of the interpreter ends in a final state the oracle computes for that initial state.
 
-use crate::common::brute::{copy_finals, eval};
+use crate::common::brute::{copy_finals, eval, eval_in, Strings};
 use crate::common::gen::{exprs, sample, to_fe, tuples, GenConfig};
 use forex::interp::{eval_expr, run_copy, Chooser, RunEnd};
 use forex::ir::{Loc, Type, VarId};
@@ -17,6 +17,10 @@ fn random_value(rng: &mut ChaCha8Rng, ty: &Type) -> Value {
     match ty {
         Type::Bool => Value::bool(rng.gen()),
         Type::Bv(w) => Value::bv(rng.gen_range(0..1u128 << w), *w),
+        // The generator's alphabet, and a letter it never uses.
+        Type::Str => {
+            Value::Str { value: ["", "a", "b", "ab", "ba", "c"][rng.gen_range(0..6)].to_string() }
+        }
         other => panic!("no random {other}"),
     }
 }
@@ -55,6 +59,41 @@ fn oracle_interpreter_and_z3_agree_on_expressions() {
     assert_eq!(checked, 3 * 150 * 4);
 }
 
+#[test]
+fn oracle_interpreter_and_z3_agree_on_string_expressions() {
+    let env = vec![Type::Str, Type::Str, Type::Bv(3), Type::Bool];
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    let mut runner = crate::common::gen::runner(1, 19);
+    let mut checked = 0;
+    for ty in [Type::Bool, Type::Str] {
+        let strategy = exprs(env.clone(), ty.clone(), 3);
+        for _ in 0..100 {
+            let e = strategy.new_tree(&mut runner).unwrap().current();
+            for _ in 0..4 {
+                let state: Vec<Value> = env.iter().map(|t| random_value(&mut rng, t)).collect();
+                let strings = Strings::default();
+                let bits_of = |v: &Value| match v {
+                    Value::Str { value } => strings.intern(value),
+                    other => bits(other),
+                };
+                let ours = eval_in(&e, &|v: VarId| bits_of(&state[v.index()]), &strings);
+                let ours = match ty {
+                    Type::Str => Value::Str { value: strings.get(ours) },
+                    _ => Value::bool(ours != 0),
+                };
+                let interp = eval_expr(&e, &state).expect("interpreter evaluates");
+                let term = encode(&e, &|v: VarId| value_term(&state[v.index()])).simplify();
+                let z3 = term_value(&term, &ty).expect("Z3 simplifies to a literal");
+                let text = forex::pretty::expr_with(&e, &|v| format!("v{}", v.0));
+                assert_eq!(ours, interp, "oracle vs interpreter on {text} with {state:?}");
+                assert_eq!(ours, z3, "oracle vs Z3 on {text} with {state:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 100 * 4);
+}
+
 /// Random choices of the right type.
 struct RandomChooser<'a>(&'a mut ChaCha8Rng);
 
@@ -66,9 +105,19 @@ impl Chooser for RandomChooser<'_> {
 
 #[test]
 fn terminating_interpreter_runs_end_in_oracle_final_states() {
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    runs_end_in_oracle_final_states(GenConfig { loops: true, ..GenConfig::default() }, 200, 4);
+}
+
+#[test]
+fn terminating_interpreter_runs_on_strings_end_in_oracle_final_states() {
+    let cfg = GenConfig { loops: true, strings: true, ..GenConfig::default() };
+    runs_end_in_oracle_final_states(cfg, 150, 6);
+}
+
+fn runs_end_in_oracle_final_states(cfg: GenConfig, n: usize, seed: u8) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed as u64 + 1);
     let (mut finished, mut runs) = (0, 0);
-    for t in sample(&tuples(GenConfig { loops: true, ..GenConfig::default() }), 200, 4) {
+    for t in sample(&tuples(cfg), n, seed) {
         for copy in 0..t.copies.len() {
             for _ in 0..4 {
                 let init: Vec<Value> =
