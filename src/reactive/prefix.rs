@@ -91,17 +91,24 @@ pub fn exists_side(
 }
 
 /// Encodes every ∃ copy from `init` (∀ copies are not encoded: their entries are unused).
-pub fn encode_exists(tuple: &Tuple, init: &[Dynamic], n: usize, unroll: u32) -> Vec<Encoded> {
+pub fn encode_exists(
+    tuple: &Tuple,
+    init: &[Dynamic],
+    n: usize,
+    unroll: u32,
+    cancel: &Cancel,
+) -> Vec<Encoded> {
     (0..tuple.copies.len())
         .map(|c| match tuple.copies[c].quantifier {
-            Quantifier::Exists => encode_copy(tuple, c, init, n, unroll),
+            Quantifier::Exists => encode_copy(tuple, c, init, n, unroll, cancel),
             Quantifier::Forall => placeholder(),
         })
         .collect()
 }
 
 fn placeholder() -> Encoded {
-    Encoded { done: None, residual: Bool::from_bool(false), choices: Vec::new() }
+    let none = Bool::from_bool(false);
+    Encoded { done: None, residual: none.clone(), approx: none, choices: Vec::new() }
 }
 
 /// Checks `solver` under `cancel` (interrupted when it fires).
@@ -114,9 +121,9 @@ pub fn check(solver: &Solver, cancel: &Cancel) -> SatResult {
 pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Prefix {
     let init: Vec<Dynamic> =
         tuple.vars.iter().enumerate().map(|(i, v)| fresh(&format!("init{i}"), &v.ty)).collect();
-    let mut enc = encode_exists(tuple, &init, n, unroll);
+    let mut enc = encode_exists(tuple, &init, n, unroll, cancel);
     for (c, _) in tuple.forall_copies() {
-        enc[c] = encode_copy(tuple, c, &init, n, unroll);
+        enc[c] = encode_copy(tuple, c, &init, n, unroll, cancel);
     }
     let forall: Vec<usize> = tuple.forall_copies().map(|(c, _)| c).collect();
     let forall_truncated = forall.iter().any(|c| enc[*c].residual.as_bool() != Some(false));
@@ -131,6 +138,9 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
     let (witness, residual) = exists_side(tuple, &enc, n, &forall_obs);
     let pre = encode_bool(&tuple.pre, &|v: VarId| init[v.index()].clone());
     let no_match = Bool::and(&[witness.not(), residual.not()]);
+    let mut inexact = vec![residual.clone()];
+    inexact.extend(tuple.exists_copies().map(|(c, _)| enc[c].approx.clone()));
+    let inexact = Bool::or(&inexact).simplify();
     let e_choices: Vec<Dynamic> = tuple
         .exists_copies()
         .flat_map(|(c, _)| enc[c].choices.iter().map(|(k, _)| k.clone()))
@@ -167,15 +177,16 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
             _ if cancel.is_cancelled() => "the time limit was reached".into(),
             _ => "Z3 returned unknown".into(),
         }),
-        SatResult::Unsat if residual.as_bool() == Some(false) => Prefix::None { forall_truncated },
+        SatResult::Unsat if inexact.as_bool() == Some(false) => Prefix::None { forall_truncated },
         SatResult::Unsat => {
-            // Unsat may be due to the residue alone: can an ∃ copy loop past the bound?
+            // Unsat may be due to the residue or to summarised (over-approximated) ∃
+            // runs alone: can an ∃ copy loop past the bound?
             let s = crate::smt::session::solver();
             s.assert(&pre);
             for g in &reach {
                 s.assert(g);
             }
-            s.assert(&residual);
+            s.assert(&inexact);
             match check(&s, cancel) {
                 SatResult::Unsat => Prefix::None { forall_truncated },
                 SatResult::Sat => Prefix::ExistsUnbounded,
@@ -204,7 +215,7 @@ pub fn forall_reaches(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> 
     let mut truncated = false;
     let mut reachable = true;
     for (c, _) in tuple.forall_copies() {
-        let enc = encode_copy(tuple, c, &init, n, unroll);
+        let enc = encode_copy(tuple, c, &init, n, unroll, cancel);
         truncated |= enc.residual.as_bool() != Some(false);
         match enc.done {
             Some(d) => base.push(d.guard),

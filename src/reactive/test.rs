@@ -97,7 +97,7 @@ pub fn hypertest(
                 choices: choices.clone(),
                 observed: observed.iter().map(|o| o.iter().take(n).cloned().collect()).collect(),
             };
-            let enc = encode_exists(tuple, &terms(&init), n, cand.unroll);
+            let enc = encode_exists(tuple, &terms(&init), n, cand.unroll, &cancel);
             let (witness, residual) =
                 exists_side(tuple, &enc, n, &|c, i| terms(&cand.observed[c][i]));
             let solver = crate::smt::session::solver();
