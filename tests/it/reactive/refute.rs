@@ -226,3 +226,33 @@ tuple grows {
     let y: i64 = obs.copies["a"][obs.failing_index as usize - 1]["y"].to_string().parse().unwrap();
     assert!(y < 0, "{y}");
 }
+
+#[test]
+fn a_rare_forall_value_is_reached_by_blocking_each_refuted_candidate() {
+    // Every x in 1328..1360 is m·k with m, k != 1 (m <= 40), but 1361 is prime: one
+    // candidate in 34 is a counterexample, and QSAT gives up on the products; the
+    // counterexample-guided rounds go on past their first few until they reach it.
+    let src = "
+program any { int x; repeat { x = *; observe; } }
+program factor {
+  int m, k, i, p;
+  repeat {
+    m = *; assume 0 <= m && m <= 40;
+    k = *; assume 0 <= k && k <= 1400;
+    i = 0; p = 0;
+    while (i < m) { p = p + k; i = i + 1; }
+    observe;
+  }
+}
+tuple composite {
+  forall a: any;
+  exists c: factor;
+  always (1327 < a.x && a.x < 1362) ==> (a.x == c.p && c.m != 1 && c.k != 1);
+  observations 1;
+}";
+    let Verdict::Violated { counterexample } = refuter_verdict(src) else {
+        panic!("expected violated")
+    };
+    let obs = counterexample.observations.expect("observation trace");
+    assert_eq!(obs.copies["a"][0]["x"].to_string(), "1361");
+}
