@@ -17,6 +17,7 @@ use crate::verdict::{
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+pub mod coverage;
 pub mod prefix;
 pub mod replay;
 pub mod sequential;

@@ -256,3 +256,27 @@ tuple composite {
     let obs = counterexample.observations.expect("observation trace");
     assert_eq!(obs.copies["a"][0]["x"].to_string(), "1361");
 }
+
+#[test]
+fn test_reports_count_branch_outcomes_per_observation_index() {
+    use forex::hypertest::{hypertest_report, TestOptions};
+    // `counter`'s goals: the `repeat` guard true or false and the `if (*)` reached, at
+    // each of 3 indices: 9. The guard is never false, and the `if (*)` follows the
+    // `observe;`, so it is never reached before the 1st observation: 5 are coverable.
+    let src = format!(
+        "{COUNTER}
+tuple od {{
+  forall a: counter;
+  exists c: counter;
+  pre    a.x == c.x;
+  always a.y == c.y;
+  observations 3;
+}}"
+    );
+    let opts = TestOptions { budget: std::time::Duration::from_secs(30), ..TestOptions::default() };
+    let report = hypertest_report(&tuple(&src), &opts, Some(30), &Cancel::new());
+    assert!(report.counterexample.is_none());
+    assert_eq!(report.runs, 30);
+    assert_eq!(report.goals, 9);
+    assert_eq!(report.covered, 5);
+}
