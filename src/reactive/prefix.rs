@@ -283,7 +283,7 @@ fn exists_forall(
     // with points never converges. Z3's QSAT tactic (model-based projection) decides
     // ∃∀ linear integer arithmetic; its models are replayed like any other. Bounded,
     // and interleaved with more rounds: a short try first, since where it does not
-    // answer within a second the rounds often do (a rare counterexample among many
+    // answer within half a second the rounds often do (a rare counterexample among many
     // candidates), then a longer one, then rounds until the time limit.
     if outer.iter().chain(inner).all(is_int_or_bool) {
         for (qsat_limit, rounds_budget) in QSAT_SCHEDULE {
@@ -305,8 +305,10 @@ fn exists_forall(
 /// counterexample-guided rounds that follow it. The sum bounds the time spent before
 /// the rounds go on alone (a QSAT answer has been seen to take up to 2 s, on hyena0's
 /// `loop-refinement`; rounds on `no_primes_above_31397` about 3.5 s).
-const QSAT_SCHEDULE: [(Duration, Duration); 2] =
-    [(Duration::from_secs(1), Duration::from_secs(4)), (Duration::from_secs(3), Duration::ZERO)];
+const QSAT_SCHEDULE: [(Duration, Duration); 2] = [
+    (Duration::from_millis(500), Duration::from_secs(4)),
+    (Duration::from_secs(3), Duration::ZERO),
+];
 
 /// `base ∧ quantified` by Z3's QSAT tactic within `limit`; `None` when it gave no answer
 /// (and the time limit was not reached).
