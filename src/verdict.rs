@@ -104,10 +104,6 @@ impl Outcome {
     }
 }
 
-/// Why the `post`-tuple engines decline a reactive tuple (until the temporal engines exist).
-pub const REACTIVE_UNSUPPORTED: &str =
-    "temporal tuples over programs with `observe;` are not supported by this engine yet";
-
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Stats {
     /// SMT queries issued (cache hits excluded).

@@ -152,6 +152,10 @@ pub fn hypertest_report(
     max_runs: Option<u64>,
     cancel: &Cancel,
 ) -> TestReport {
+    if tuple.is_reactive() {
+        // Temporal tuples: observations, not final states (reactive/test.rs).
+        return crate::reactive::test::campaign(tuple, opts.seed, opts.budget, max_runs, cancel);
+    }
     let cancel = cancel.with_timeout(opts.budget);
     search::run(tuple, opts, max_runs, &cancel)
 }

@@ -17,6 +17,7 @@ use crate::verdict::{
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+pub mod coverage;
 pub mod prefix;
 pub mod replay;
 pub mod sequential;
@@ -192,14 +193,16 @@ fn counterexample(tuple: &Tuple, cand: &Candidate) -> Counterexample {
         }
     }
     let exists: Vec<&str> = tuple.exists_copies().map(|(_, c)| c.name.as_str()).collect();
-    let explanation = format!(
-        "after these {} observations of the ∀ copies, no run of {} reaches its {}-th \
-         observation with the property at every index 1..{}",
-        cand.n,
-        if exists.is_empty() { "the copies".to_string() } else { exists.join(", ") },
-        cand.n,
-        cand.n
-    );
+    // Short enough for one line of the human report next to the observation table.
+    let n = cand.n;
+    let explanation = if exists.is_empty() {
+        format!("the property fails at observation {n}")
+    } else {
+        format!(
+            "no run of {} reaches observation {n} with the property at every index up to {n}",
+            exists.join(", ")
+        )
+    };
     let infinite_extension = tuple.forall_copies().all(|(_, c)| observes_forever(tuple, &c.body));
     Counterexample {
         copies,

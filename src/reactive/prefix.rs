@@ -12,6 +12,7 @@ use crate::cancel::Cancel;
 use crate::ir::{Quantifier, Tuple, VarId};
 use crate::smt::encode::{encode_bool, fresh, term_value, value_term};
 use crate::value::Value;
+use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Dynamic};
 use z3::{Model, SatResult, Solver};
 
@@ -91,17 +92,24 @@ pub fn exists_side(
 }
 
 /// Encodes every ∃ copy from `init` (∀ copies are not encoded: their entries are unused).
-pub fn encode_exists(tuple: &Tuple, init: &[Dynamic], n: usize, unroll: u32) -> Vec<Encoded> {
+pub fn encode_exists(
+    tuple: &Tuple,
+    init: &[Dynamic],
+    n: usize,
+    unroll: u32,
+    cancel: &Cancel,
+) -> Vec<Encoded> {
     (0..tuple.copies.len())
         .map(|c| match tuple.copies[c].quantifier {
-            Quantifier::Exists => encode_copy(tuple, c, init, n, unroll),
+            Quantifier::Exists => encode_copy(tuple, c, init, n, unroll, cancel),
             Quantifier::Forall => placeholder(),
         })
         .collect()
 }
 
 fn placeholder() -> Encoded {
-    Encoded { done: None, residual: Bool::from_bool(false), choices: Vec::new() }
+    let none = Bool::from_bool(false);
+    Encoded { done: None, residual: none.clone(), approx: none, choices: Vec::new() }
 }
 
 /// Checks `solver` under `cancel` (interrupted when it fires; dumped under
@@ -123,9 +131,9 @@ fn check_within(solver: &Solver, cancel: &Cancel, limit: Option<std::time::Durat
 pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Prefix {
     let init: Vec<Dynamic> =
         tuple.vars.iter().enumerate().map(|(i, v)| fresh(&format!("init{i}"), &v.ty)).collect();
-    let mut enc = encode_exists(tuple, &init, n, unroll);
+    let mut enc = encode_exists(tuple, &init, n, unroll, cancel);
     for (c, _) in tuple.forall_copies() {
-        enc[c] = encode_copy(tuple, c, &init, n, unroll);
+        enc[c] = encode_copy(tuple, c, &init, n, unroll, cancel);
     }
     let forall: Vec<usize> = tuple.forall_copies().map(|(c, _)| c).collect();
     let forall_truncated = forall.iter().any(|c| enc[*c].residual.as_bool() != Some(false));
@@ -140,6 +148,9 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
     let (witness, residual) = exists_side(tuple, &enc, n, &forall_obs);
     let pre = encode_bool(&tuple.pre, &|v: VarId| init[v.index()].clone());
     let no_match = Bool::and(&[witness.not(), residual.not()]);
+    let mut inexact = vec![residual.clone()];
+    inexact.extend(tuple.exists_copies().map(|(c, _)| enc[c].approx.clone()));
+    let inexact = Bool::or(&inexact).simplify();
     let e_choices: Vec<Dynamic> = tuple
         .exists_copies()
         .flat_map(|(c, _)| enc[c].choices.iter().map(|(k, _)| k.clone()))
@@ -176,15 +187,16 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
             _ if cancel.is_cancelled() => "the time limit was reached".into(),
             _ => "Z3 returned unknown".into(),
         }),
-        SatResult::Unsat if residual.as_bool() == Some(false) => Prefix::None { forall_truncated },
+        SatResult::Unsat if inexact.as_bool() == Some(false) => Prefix::None { forall_truncated },
         SatResult::Unsat => {
-            // Unsat may be due to the residue alone: can an ∃ copy loop past the bound?
+            // Unsat may be due to the residue or to summarised (over-approximated) ∃
+            // runs alone: can an ∃ copy loop past the bound?
             let s = crate::smt::session::solver();
             s.assert(&pre);
             for g in &reach {
                 s.assert(g);
             }
-            s.assert(&residual);
+            s.assert(&inexact);
             match check(&s, cancel) {
                 SatResult::Unsat => Prefix::None { forall_truncated },
                 SatResult::Sat => Prefix::ExistsUnbounded,
@@ -213,7 +225,7 @@ pub fn forall_reaches(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> 
     let mut truncated = false;
     let mut reachable = true;
     for (c, _) in tuple.forall_copies() {
-        let enc = encode_copy(tuple, c, &init, n, unroll);
+        let enc = encode_copy(tuple, c, &init, n, unroll, cancel);
         truncated |= enc.residual.as_bool() != Some(false);
         match enc.done {
             Some(d) => base.push(d.guard),
@@ -234,9 +246,9 @@ pub fn forall_reaches(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> 
     }
 }
 
-/// Most counterexample-guided rounds before the query goes to Z3 as one quantified
-/// formula.
-const MAX_ROUNDS: usize = 8;
+/// Counterexample-guided rounds before the query also goes to Z3 as one quantified
+/// formula (most queries end within them, or are unsat and need the whole formula).
+const FIRST_ROUNDS: usize = 8;
 
 /// Decides `∃ outer. base ∧ ∀ inner. body` and returns a model of the outer unknowns.
 ///
@@ -246,7 +258,12 @@ const MAX_ROUNDS: usize = 8;
 /// dominant ∃ runs usually refute every ∀ candidate that is no counterexample, which
 /// Z3's own quantifier instantiation on the whole formula found much more slowly
 /// (measured on `escalating` at n = 10: 0.9 s for its one query). After
-/// [`MAX_ROUNDS`] rounds the formula goes to Z3 whole.
+/// [`FIRST_ROUNDS`] rounds the whole formula goes to Z3's QSAT tactic (linear integer
+/// arithmetic) for a bounded time, alternating with more rounds ([`QSAT_SCHEDULE`]),
+/// then the rounds go on until the time limit: each blocks one refuted candidate, which
+/// reaches a counterexample that is rare among the candidates (a prime among the ∀
+/// values where the ∃ side factors) where quantifier instantiation in Z3 does not.
+/// Other sorts go to Z3's general solver whole.
 fn exists_forall(
     base: &[Bool],
     body: &Bool,
@@ -263,62 +280,133 @@ fn exists_forall(
         let r = check(&candidates, cancel);
         return (r, candidates.get_model());
     }
-    let refuter = crate::smt::session::solver();
-    refuter.assert(body.not());
-    for _ in 0..MAX_ROUNDS {
-        match check(&candidates, cancel) {
-            SatResult::Sat => {}
-            other => return (other, None),
-        }
-        let Some(m) = candidates.get_model() else { return (SatResult::Unknown, None) };
-        refuter.push();
-        for a in outer {
-            if let Some(v) = m.eval(a, true) {
-                refuter.assert(a.eq(&v));
-            }
-        }
-        let r = check(&refuter, cancel);
-        let witness = if r == SatResult::Sat { refuter.get_model() } else { None };
-        refuter.pop(1);
-        match (r, witness) {
-            (SatResult::Unsat, _) => return (SatResult::Sat, Some(m)),
-            (SatResult::Sat, Some(w)) => {
-                let values: Vec<Dynamic> =
-                    inner.iter().map(|e| w.eval(e, true).unwrap_or_else(|| e.clone())).collect();
-                let pairs: Vec<(&Dynamic, &Dynamic)> = inner.iter().zip(&values).collect();
-                candidates.assert(body.substitute(&pairs));
-            }
-            _ => return (SatResult::Unknown, None),
-        }
+    let mut rounds =
+        Rounds { candidates, refuter: crate::smt::session::solver(), body, outer, inner };
+    rounds.refuter.assert(body.not());
+    if let Some(done) = rounds.run(FIRST_ROUNDS, None, cancel) {
+        return done;
     }
     let bound: Vec<&dyn Ast> = inner.iter().map(|k| k as &dyn Ast).collect();
     let quantified = z3::ast::forall_const(&bound, &[], body);
     // Where an ∃ witness is a function of the ∀ values (x = 2·b + 1), instantiating
     // with points never converges. Z3's QSAT tactic (model-based projection) decides
     // ∃∀ linear integer arithmetic; its models are replayed like any other. Bounded,
-    // so that a formula it handles badly still gets the general solver below.
+    // and interleaved with more rounds: a short try first, since where it does not
+    // answer within half a second the rounds often do (a rare counterexample among many
+    // candidates), then a longer one, then rounds until the time limit.
     if outer.iter().chain(inner).all(is_int_or_bool) {
-        // Limited through the interrupt watch, not `try_for`: Z3's own timer can
-        // deadlock as a check ends (see `smt::session`).
-        let qsat = z3::Tactic::new("qsat").solver();
-        for b in base {
-            qsat.assert(b);
+        for (qsat_limit, rounds_budget) in QSAT_SCHEDULE {
+            if let Some(done) = qsat(base, &quantified, qsat_limit, cancel) {
+                return done;
+            }
+            if let Some(done) = rounds.run(usize::MAX, Some(rounds_budget), cancel) {
+                return done;
+            }
         }
-        qsat.assert(&quantified);
-        match check_within(&qsat, cancel, Some(QSAT_LIMIT)) {
-            SatResult::Sat => return (SatResult::Sat, qsat.get_model()),
-            SatResult::Unsat => return (SatResult::Unsat, None),
-            SatResult::Unknown if cancel.is_cancelled() => return (SatResult::Unknown, None),
-            SatResult::Unknown => {}
-        }
+        return rounds.run(usize::MAX, None, cancel).unwrap_or((SatResult::Unknown, None));
     }
-    candidates.assert(&quantified);
-    let r = check(&candidates, cancel);
-    (r, candidates.get_model())
+    rounds.candidates.assert(&quantified);
+    let r = check(&rounds.candidates, cancel);
+    (r, rounds.candidates.get_model())
 }
 
-/// Time the QSAT tactic gets per query before the general solver takes over.
-const QSAT_LIMIT: std::time::Duration = std::time::Duration::from_secs(4);
+/// The QSAT tries of [`exists_forall`]: each one's time limit, then the time for the
+/// counterexample-guided rounds that follow it. The sum bounds the time spent before
+/// the rounds go on alone (a QSAT answer has been seen to take up to 2 s, on hyena0's
+/// `loop-refinement`; rounds on `no_primes_above_31397` about 3.5 s).
+const QSAT_SCHEDULE: [(Duration, Duration); 2] = [
+    (Duration::from_millis(500), Duration::from_secs(4)),
+    (Duration::from_secs(3), Duration::ZERO),
+];
+
+/// `base ∧ quantified` by Z3's QSAT tactic within `limit`; `None` when it gave no answer
+/// (and the time limit was not reached).
+fn qsat(
+    base: &[Bool],
+    quantified: &Bool,
+    limit: Duration,
+    cancel: &Cancel,
+) -> Option<(SatResult, Option<Model>)> {
+    // Limited through the interrupt watch, not `try_for`: Z3's own timer can deadlock as
+    // a check ends (see `smt::session`).
+    let qsat = z3::Tactic::new("qsat").solver();
+    for b in base {
+        qsat.assert(b);
+    }
+    qsat.assert(quantified);
+    let t0 = std::time::Instant::now();
+    let answer = check_within(&qsat, cancel, Some(limit));
+    if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
+        eprintln!("reactive: qsat {answer:?} in {:?}", t0.elapsed());
+    }
+    match answer {
+        SatResult::Sat => Some((SatResult::Sat, qsat.get_model())),
+        SatResult::Unsat => Some((SatResult::Unsat, None)),
+        SatResult::Unknown if cancel.is_cancelled() => Some((SatResult::Unknown, None)),
+        SatResult::Unknown => None,
+    }
+}
+
+/// The two solvers of [`exists_forall`]'s counterexample-guided rounds.
+struct Rounds<'a> {
+    /// The base and every instantiation so far: its models are the candidates.
+    candidates: Solver,
+    /// `¬body`: a model for a fixed candidate is an inner value refuting it.
+    refuter: Solver,
+    body: &'a Bool,
+    outer: &'a [Dynamic],
+    inner: &'a [Dynamic],
+}
+
+impl Rounds<'_> {
+    /// Up to `max` rounds and at most `budget` of time; `None` when they did not decide
+    /// the query (the time limit reached is `Unknown`).
+    fn run(
+        &mut self,
+        max: usize,
+        budget: Option<Duration>,
+        cancel: &Cancel,
+    ) -> Option<(SatResult, Option<Model>)> {
+        let start = Instant::now();
+        for _ in 0..max {
+            if budget.is_some_and(|b| start.elapsed() >= b) {
+                return None;
+            }
+            match check(&self.candidates, cancel) {
+                SatResult::Sat => {}
+                other => return Some((other, None)),
+            }
+            let Some(m) = self.candidates.get_model() else {
+                return Some((SatResult::Unknown, None));
+            };
+            self.refuter.push();
+            for a in self.outer {
+                if let Some(v) = m.eval(a, true) {
+                    self.refuter.assert(a.eq(&v));
+                }
+            }
+            let r = check(&self.refuter, cancel);
+            let witness = if r == SatResult::Sat { self.refuter.get_model() } else { None };
+            self.refuter.pop(1);
+            match (r, witness) {
+                (SatResult::Unsat, _) => return Some((SatResult::Sat, Some(m))),
+                (SatResult::Sat, Some(w)) => {
+                    let values: Vec<Dynamic> = self
+                        .inner
+                        .iter()
+                        .map(|e| w.eval(e, true).unwrap_or_else(|| e.clone()))
+                        .collect();
+                    let pairs: Vec<(&Dynamic, &Dynamic)> = self.inner.iter().zip(&values).collect();
+                    // Simplified: with the inner values fixed, most of the ∃ encoding
+                    // folds to constants, which keeps later candidate checks cheap.
+                    self.candidates.assert(self.body.substitute(&pairs).simplify());
+                }
+                _ => return Some((SatResult::Unknown, None)),
+            }
+        }
+        None
+    }
+}
 
 fn is_int_or_bool(k: &Dynamic) -> bool {
     matches!(k.get_sort().kind(), z3::SortKind::Int | z3::SortKind::Bool)

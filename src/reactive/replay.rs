@@ -67,7 +67,7 @@ pub fn replay(tuple: &Tuple, cand: &Candidate, cancel: &Cancel) -> Result<(), St
         }
     }
     let init = terms(&cand.init);
-    let enc = encode_exists(tuple, &init, n, cand.unroll);
+    let enc = encode_exists(tuple, &init, n, cand.unroll, cancel);
     let forall_obs = |c: usize, i: usize| terms(&cand.observed[c][i]);
     let (witness, residual) = exists_side(tuple, &enc, n, &forall_obs);
     let solver = crate::smt::session::solver();

@@ -9,10 +9,21 @@
 //! Nondeterministic choices are fresh constants, one per unrolled statement, shared by
 //! every state passing there; each is logged with the guard under which it is taken, so
 //! a model's concrete path reads its choices off the log in execution order.
+//!
+//! An ∃ copy's silent loop (no `observe;` inside) that can run past the unrolling bound
+//! continues through a *summary* of its last iteration: the loop's modified variables
+//! become fresh values satisfying the guard and the interval facts proved inductive,
+//! one more iteration runs from there, and the states where the guard then fails leave
+//! the loop. Every terminating run's last iteration starts in such a state, so the
+//! summary over-approximates the loop's exits: "no ∃ run matches" stays sound, while a
+//! match through a summary proves nothing (its guard is kept in [`Encoded::approx`]).
 
-use crate::ir::{Expr, Stmt, Tuple, Type, VarId};
+use crate::cancel::Cancel;
+use crate::ir::{Expr, Quantifier, Stmt, Tuple, Type, VarId};
 use crate::smt::encode::{encode, encode_bool, fresh};
+use std::collections::BTreeSet;
 use z3::ast::{Ast, Bool, Dynamic};
+use z3::SatResult;
 
 /// The symbolic states of one copy with one observation count, merged.
 #[derive(Clone)]
@@ -32,22 +43,36 @@ pub struct Encoded {
     /// Runs still inside a loop after the unrolling bound without their n-th observation:
     /// they might still reach it, so "no ∃ prefix" must exclude them.
     pub residual: Bool,
+    /// Runs that left an ∃ loop through its summary (over-approximated runs): a match
+    /// among them is no witness, only a reason why "no ∃ run" cannot be claimed.
+    pub approx: Bool,
     /// Every choice constant in creation order, with the guard under which it is taken.
     pub choices: Vec<(Dynamic, Bool)>,
 }
 
 /// Encodes copy `copy` of `tuple` from the initial values `init` (indexed by tuple
 /// `VarId`) until its `n`-th observation, unrolling loops up to `unroll` iterations past
-/// those needed for observations.
-pub fn encode_copy(tuple: &Tuple, copy: usize, init: &[Dynamic], n: usize, unroll: u32) -> Encoded {
+/// those needed for observations. ∃ copies' silent loops continue past the bound
+/// through a summary (module comment); `cancel` bounds the checks that mine its facts.
+pub fn encode_copy(
+    tuple: &Tuple,
+    copy: usize,
+    init: &[Dynamic],
+    n: usize,
+    unroll: u32,
+    cancel: &Cancel,
+) -> Encoded {
     let c = &tuple.copies[copy];
     let mut x = Exec {
         tuple,
         copy_vars: &c.vars,
         n,
         unroll,
+        summarise: c.quantifier == Quantifier::Exists,
+        cancel,
         done: None,
         residual: Vec::new(),
+        approx: Vec::new(),
         choices: Vec::new(),
     };
     let start = Part { guard: Bool::from_bool(true), vars: init.to_vec(), obs: Vec::new() };
@@ -59,7 +84,29 @@ pub fn encode_copy(tuple: &Tuple, copy: usize, init: &[Dynamic], n: usize, unrol
         x.observe(flow);
     }
     let residual = Bool::or(&x.residual).simplify();
-    Encoded { done: x.done, residual, choices: x.choices }
+    let approx = Bool::or(&x.approx).simplify();
+    Encoded { done: x.done, residual, approx, choices: x.choices }
+}
+
+/// A candidate loop fact: `var <= var₀` (`upper`) or `var >= var₀`.
+#[derive(Clone, Copy)]
+struct Fact {
+    var: VarId,
+    upper: bool,
+}
+
+impl Fact {
+    /// The fact over current values `now` and summary-start values `entry`.
+    fn holds(&self, now: &[Dynamic], entry: &[Dynamic]) -> Option<Bool> {
+        let x = now[self.var.index()].as_int()?;
+        let x0 = entry[self.var.index()].as_int()?;
+        Some(if self.upper { x.le(&x0) } else { x.ge(&x0) })
+    }
+}
+
+/// A state with these values, no observations yet and a true guard.
+fn part(vars: &[Dynamic]) -> Part {
+    Part { guard: Bool::from_bool(true), vars: vars.to_vec(), obs: Vec::new() }
 }
 
 /// States by observation count: `flow[i]` holds the runs that observed i times so far.
@@ -70,8 +117,12 @@ struct Exec<'t> {
     copy_vars: &'t [VarId],
     n: usize,
     unroll: u32,
+    /// Silent loops past the bound go through a summary (∃ copies) instead of residue.
+    summarise: bool,
+    cancel: &'t Cancel,
     done: Option<Part>,
     residual: Vec<Bool>,
+    approx: Vec<Bool>,
     choices: Vec<(Dynamic, Bool)>,
 }
 
@@ -224,10 +275,93 @@ impl Exec<'_> {
             inside = self.block(body, enter);
         }
         let (enter, exit) = self.split(inside, &|p| self.eval_bool(cond, p));
-        if !is_empty(&enter) {
-            self.residual.push(Self::reach(&enter));
+        if is_empty(&enter) {
+            return exits;
         }
+        if self.summarise && extra == 0 {
+            let last = self.last_iteration(cond, body, enter);
+            return merge_flows(merge_flows(exits, exit), last);
+        }
+        self.residual.push(Self::reach(&enter));
         merge_flows(exits, exit)
+    }
+
+    /// The exits of a silent loop entered by `enter` past the bound, over-approximated
+    /// (module comment): modified variables fresh under the guard and the inductive
+    /// interval facts relative to their values now, one more iteration, guard false.
+    fn last_iteration(&mut self, cond: &Expr, body: &[Stmt], enter: Flow) -> Flow {
+        self.approx.push(Self::reach(&enter));
+        let mut changed = BTreeSet::new();
+        crate::symex::modified_vars(body, &mut changed);
+        let facts = self.inductive_facts(cond, body, &changed);
+        let head: Vec<(VarId, Dynamic)> = changed
+            .iter()
+            .map(|&v| (v, self.choice(&self.tuple.var(v).ty.clone(), &enter)))
+            .collect();
+        let start = self.map(enter, |x, mut p| {
+            let entry = p.vars.clone();
+            for (v, h) in &head {
+                p.vars[v.index()] = h.clone();
+            }
+            let mut g = vec![p.guard.clone(), x.eval_bool(cond, &p)];
+            g.extend(facts.iter().filter_map(|f| f.holds(&p.vars, &entry)));
+            p.guard = Bool::and(&g).simplify();
+            p
+        });
+        let after = self.block(body, start);
+        self.split(after, &|p| self.eval_bool(cond, p)).1
+    }
+
+    /// Interval facts `x <= x₀`, `x >= x₀` (x₀: the value where the summary starts) for
+    /// the loop's integer variables, kept when inductive for every head state and every
+    /// x₀ (Houdini over one symbolic iteration). Any undecided check drops a fact; a
+    /// body with inner loops gets none.
+    fn inductive_facts(&self, cond: &Expr, body: &[Stmt], changed: &BTreeSet<VarId>) -> Vec<Fact> {
+        if crate::ir::has_loop(body) {
+            return Vec::new();
+        }
+        let mut facts: Vec<Fact> = changed
+            .iter()
+            .filter(|v| self.tuple.var(**v).ty == Type::Int)
+            .flat_map(|&var| [Fact { var, upper: false }, Fact { var, upper: true }])
+            .collect();
+        let head: Vec<Dynamic> = self.tuple.vars.iter().map(|v| fresh("head", &v.ty)).collect();
+        let entry: Vec<Dynamic> = self.tuple.vars.iter().map(|v| fresh("entry", &v.ty)).collect();
+        while !facts.is_empty() {
+            let mut g = vec![self.eval_bool(cond, &part(&head))];
+            g.extend(facts.iter().filter_map(|f| f.holds(&head, &entry)));
+            let start = Part { guard: Bool::and(&g), ..part(&head) };
+            let mut one = Exec {
+                n: 1,
+                summarise: false,
+                done: None,
+                residual: Vec::new(),
+                approx: Vec::new(),
+                choices: Vec::new(),
+                ..*self
+            };
+            let Some(out) = one.block(body, vec![Some(start)]).pop().flatten() else {
+                return facts; // the iteration always blocks: nothing leaves it
+            };
+            let solver = crate::smt::session::solver();
+            solver.assert(&out.guard);
+            let before = facts.len();
+            facts.retain(|f| {
+                let Some(holds) = f.holds(&out.vars, &entry) else { return false };
+                solver.push();
+                solver.assert(holds.not());
+                let kept = super::prefix::check(&solver, self.cancel) == SatResult::Unsat;
+                solver.pop(1);
+                kept
+            });
+            if facts.len() == before || self.cancel.is_cancelled() {
+                break;
+            }
+        }
+        if self.cancel.is_cancelled() {
+            return Vec::new();
+        }
+        facts
     }
 
     /// Every state observes: its count goes up by one; the n-th observation ends the run.

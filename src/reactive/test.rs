@@ -2,14 +2,17 @@
 //! inputs and choices up to the observation bound; at every index n of the run, the ∃
 //! side is checked symbolically ([`prefix::exists_side`] on the concrete observations):
 //! no ∃ prefix with n observations satisfying φ at every index is a violation, which
-//! is replayed like the refuter's before it is reported.
+//! is replayed like the refuter's before it is reported. Hypercoverage counts branch
+//! outcomes per observation index ([`super::coverage`]).
 
+use super::coverage::ObservationGoals;
 use super::prefix::{check, encode_exists, exists_side, terms, Candidate};
 use super::{counterexample, replay};
 use crate::cancel::Cancel;
 use crate::hypertest::inputs::PreSolver;
 use crate::hypertest::values::Values;
-use crate::interp::{run_copy_observing, Chooser, Limits, NoObserver, RunEnd};
+use crate::hypertest::TestReport;
+use crate::interp::{run_copy_observing, Chooser, Limits, RunEnd};
 use crate::ir::{Loc, Tuple, Type};
 use crate::value::Value;
 use crate::verdict::{Engine, Outcome, Stats, Verdict};
@@ -43,25 +46,62 @@ pub fn hypertest(
     cancel: &Cancel,
 ) -> Outcome {
     let start = Instant::now();
+    let report = campaign(tuple, seed, budget, max_runs, cancel);
+    let verdict = match report.counterexample {
+        Some(counterexample) => Verdict::Violated { counterexample },
+        None => {
+            let bound = tuple.observations.unwrap_or(DEFAULT_OBSERVATIONS);
+            let reason = crate::verdict::UnknownReason::NoViolationFound(format!(
+                "no violation found in {} runs of up to {bound} observations, hypercoverage \
+                 {}/{} goals (branch outcomes per observation index; {} blocked or without \
+                 observations, {} undecided)",
+                report.runs, report.covered, report.goals, report.vacuous, report.undecided
+            ))
+            .from_engine(crate::verdict::Engine::Test);
+            Verdict::Unknown { reason }
+        }
+    };
+    Outcome {
+        verdict,
+        engine: Engine::Test,
+        time: start.elapsed(),
+        stats: Stats { runs: report.runs, ..Stats::default() },
+    }
+}
+
+/// The campaign behind [`hypertest`], as the report `hypertest_report` gives for
+/// `post` tuples (`vacuous`: runs blocked or without observations).
+pub fn campaign(
+    tuple: &Tuple,
+    seed: u64,
+    budget: Duration,
+    max_runs: Option<u64>,
+    cancel: &Cancel,
+) -> TestReport {
     let cancel = cancel.with_timeout(budget);
     let values = Values::of(tuple);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let bound = tuple.observations.unwrap_or(DEFAULT_OBSERVATIONS) as usize;
     let pre = PreSolver::new(tuple, &cancel);
-    let (mut runs, mut vacuous, mut undecided) = (0u64, 0u64, 0u64);
-    let outcome = |verdict, runs| Outcome {
-        verdict,
-        engine: Engine::Test,
-        time: start.elapsed(),
-        stats: Stats { runs, ..Stats::default() },
+    let mut goals = ObservationGoals::new(tuple, bound);
+    let mut report = TestReport {
+        counterexample: None,
+        runs: 0,
+        vacuous: 0,
+        no_run: 0,
+        undecided: 0,
+        covered: 0,
+        goals: goals.total(),
+        stopped: None,
     };
-    while !cancel.is_cancelled() && max_runs.is_none_or(|m| runs < m) {
-        runs += 1;
+    while !cancel.is_cancelled() && max_runs.is_none_or(|m| report.runs < m) {
+        report.runs += 1;
+        report.covered = goals.covered();
         // Random values, repaired by Z3 where they miss `pre` (equalities between
         // copies are rarely met at random).
         let wish = values.random_input(tuple, &mut rng);
         let Some(init) = pre.solve(&wish, &[], &mut rng) else {
-            vacuous += 1;
+            report.vacuous += 1;
             continue;
         };
         let mut choices = vec![Vec::new(); tuple.copies.len()];
@@ -71,8 +111,9 @@ pub fn hypertest(
             let mut state = init.clone();
             let mut chooser = Random { values: &values, rng: &mut rng };
             let limits = Limits { max_steps: MAX_STEPS, max_observations: Some(bound as u32) };
+            let mut tracker = goals.tracker(c);
             let Ok(run) =
-                run_copy_observing(tuple, c, &mut state, &mut chooser, limits, &mut NoObserver)
+                run_copy_observing(tuple, c, &mut state, &mut chooser, limits, &mut tracker)
             else {
                 reached = 0;
                 break;
@@ -86,7 +127,7 @@ pub fn hypertest(
             observed[c] = obs;
         }
         if reached == 0 {
-            vacuous += 1;
+            report.vacuous += 1;
             continue;
         }
         for n in 1..=reached {
@@ -97,7 +138,7 @@ pub fn hypertest(
                 choices: choices.clone(),
                 observed: observed.iter().map(|o| o.iter().take(n).cloned().collect()).collect(),
             };
-            let enc = encode_exists(tuple, &terms(&init), n, cand.unroll);
+            let enc = encode_exists(tuple, &terms(&init), n, cand.unroll, &cancel);
             let (witness, residual) =
                 exists_side(tuple, &enc, n, &|c, i| terms(&cand.observed[c][i]));
             let solver = crate::smt::session::solver();
@@ -105,25 +146,20 @@ pub fn hypertest(
             match check(&solver, &cancel) {
                 SatResult::Sat => continue,
                 SatResult::Unknown => {
-                    undecided += 1;
+                    report.undecided += 1;
                     break;
                 }
                 SatResult::Unsat => {}
             }
             if replay::replay(tuple, &cand, &cancel).is_ok() {
-                return outcome(
-                    Verdict::Violated { counterexample: counterexample(tuple, &cand) },
-                    runs,
-                );
+                report.covered = goals.covered();
+                report.counterexample = Some(counterexample(tuple, &cand));
+                return report;
             }
-            undecided += 1;
+            report.undecided += 1;
             break;
         }
     }
-    let reason = crate::verdict::UnknownReason::NoViolationFound(format!(
-        "no violation found in {runs} runs of up to {bound} observations \
-         ({vacuous} blocked or without observations, {undecided} undecided)"
-    ))
-    .from_engine(crate::verdict::Engine::Test);
-    outcome(Verdict::Unknown { reason }, runs)
+    report.covered = goals.covered();
+    report
 }

@@ -42,7 +42,10 @@ fn indent(text: &str, n: usize) -> String {
 }
 
 /// A temporal counterexample's observations: per ∀ copy, one row per observation index
-/// and one column per variable (stays narrow at 10 observations × 5 variables).
+/// and one right-aligned column per variable (variables in name order), so the table
+/// grows downwards with the index and stays as narrow as the values (about 50 columns
+/// at 10 observations × 5 variables). Every index 1..n is shown: no elision, no
+/// wrapping (a long value widens its column). Snapshot in `tests/it/reactive/report.rs`.
 fn observations_text(obs: &crate::verdict::ObservationTrace) -> String {
     let mut s = format!("fails at observation {}; observed:\n", obs.failing_index);
     for (copy, rows) in &obs.copies {

@@ -4,3 +4,4 @@ mod bounds;
 mod front;
 mod prove;
 mod refute;
+mod report;

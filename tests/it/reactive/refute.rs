@@ -148,3 +148,135 @@ tuple refines {{
         v => panic!("expected unknown, got {v:?}"),
     }
 }
+
+fn refuter_verdict(src: &str) -> Verdict {
+    let opts = DecideOptions { engine: EngineChoice::Refute, ..DecideOptions::default() };
+    decide(&tuple(src), &opts, &Cancel::new()).verdict
+}
+
+/// The spec refills `s` between observations by steps of 0..3 until it passes 10, so it
+/// may loop forever (all steps 0) and only ever shows s in 10..12; the implementation
+/// shows any value in 0..20.
+const REFILL: &str = "
+program impl { int y; y = 10; repeat { observe; y = *; assume 0 <= y && y <= 20; } }
+program spec {
+  int s, r;
+  s = 10;
+  repeat {
+    observe;
+    s = 0;
+    while (s < 10) { r = *; assume 0 <= r && r <= 3; s = s + r; }
+  }
+}
+tuple refills {
+  forall a: impl;
+  exists c: spec;
+  always a.y == c.s;
+  observations 4;
+}";
+
+#[test]
+fn a_silent_exists_loop_of_any_length_is_summarised_by_its_last_iteration() {
+    // The summary (guard true, one more step, guard false) bounds the spec's exit value
+    // by 12: a.y outside 10..12 at observation 2 is a violation, and it replays.
+    let Verdict::Violated { counterexample } = refuter_verdict(REFILL) else {
+        panic!("expected violated")
+    };
+    let obs = counterexample.observations.expect("observation trace");
+    assert_eq!(obs.failing_index, 2);
+    let y: i64 = obs.copies["a"][1]["y"].to_string().parse().unwrap();
+    assert!(!(10..=12).contains(&y), "{y} is a value the spec can show");
+    // Where the implementation stays within the spec's exits, the summary may match
+    // (it over-approximates), so nothing is claimed either way (the search deepens
+    // its unrolling in vain, hence the short time limit).
+    let within = REFILL
+        .replace("0 <= y && y <= 20", "10 <= y && y <= 12")
+        .replace("observations 4;", "observations 2;");
+    let opts = DecideOptions {
+        engine: EngineChoice::Refute,
+        timeout: std::time::Duration::from_secs(2),
+        ..DecideOptions::default()
+    };
+    let v = decide(&tuple(&within), &opts, &Cancel::new()).verdict;
+    assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
+}
+
+#[test]
+fn summaries_keep_the_inductive_interval_facts_of_the_loop() {
+    // `s` only grows in the spec's loop, which may run any number of times: `s >= s₀`
+    // is inductive, so a negative a.y matches no spec run. Without the fact the last
+    // iteration alone would allow any s.
+    let src = "
+program impl { int y; y = 0; repeat { observe; y = *; } }
+program spec {
+  int s, k;
+  s = 0;
+  repeat { observe; k = *; while (k > 0) { k = k - 1; s = s + 1; } }
+}
+tuple grows {
+  forall a: impl;
+  exists c: spec;
+  always a.y == c.s;
+  observations 3;
+}";
+    let Verdict::Violated { counterexample } = refuter_verdict(src) else {
+        panic!("expected violated")
+    };
+    let obs = counterexample.observations.expect("observation trace");
+    let y: i64 = obs.copies["a"][obs.failing_index as usize - 1]["y"].to_string().parse().unwrap();
+    assert!(y < 0, "{y}");
+}
+
+#[test]
+fn a_rare_forall_value_is_reached_by_blocking_each_refuted_candidate() {
+    // Every x in 1328..1360 is m·k with m, k != 1 (m <= 40), but 1361 is prime: one
+    // candidate in 34 is a counterexample, and QSAT gives up on the products; the
+    // counterexample-guided rounds go on past their first few until they reach it.
+    let src = "
+program any { int x; repeat { x = *; observe; } }
+program factor {
+  int m, k, i, p;
+  repeat {
+    m = *; assume 0 <= m && m <= 40;
+    k = *; assume 0 <= k && k <= 1400;
+    i = 0; p = 0;
+    while (i < m) { p = p + k; i = i + 1; }
+    observe;
+  }
+}
+tuple composite {
+  forall a: any;
+  exists c: factor;
+  always (1327 < a.x && a.x < 1362) ==> (a.x == c.p && c.m != 1 && c.k != 1);
+  observations 1;
+}";
+    let Verdict::Violated { counterexample } = refuter_verdict(src) else {
+        panic!("expected violated")
+    };
+    let obs = counterexample.observations.expect("observation trace");
+    assert_eq!(obs.copies["a"][0]["x"].to_string(), "1361");
+}
+
+#[test]
+fn test_reports_count_branch_outcomes_per_observation_index() {
+    use forex::hypertest::{hypertest_report, TestOptions};
+    // `counter`'s goals: the `repeat` guard true or false and the `if (*)` reached, at
+    // each of 3 indices: 9. The guard is never false, and the `if (*)` follows the
+    // `observe;`, so it is never reached before the 1st observation: 5 are coverable.
+    let src = format!(
+        "{COUNTER}
+tuple od {{
+  forall a: counter;
+  exists c: counter;
+  pre    a.x == c.x;
+  always a.y == c.y;
+  observations 3;
+}}"
+    );
+    let opts = TestOptions { budget: std::time::Duration::from_secs(30), ..TestOptions::default() };
+    let report = hypertest_report(&tuple(&src), &opts, Some(30), &Cancel::new());
+    assert!(report.counterexample.is_none());
+    assert_eq!(report.runs, 30);
+    assert_eq!(report.goals, 9);
+    assert_eq!(report.covered, 5);
+}
