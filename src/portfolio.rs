@@ -86,9 +86,15 @@ impl Default for DecideOptions {
 pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
     let cancel = cancel.with_timeout(opts.timeout);
     match opts.engine {
-        EngineChoice::Prove => prove(tuple, &opts.prove, &cancel),
-        EngineChoice::Refute => refute(tuple, &opts.refute, &cancel),
-        EngineChoice::Test => tested(hypertest(tuple, &opts.test, &cancel)),
+        EngineChoice::Prove => {
+            guarded(Engine::Prove, &cancel, || prove(tuple, &opts.prove, &cancel))
+        }
+        EngineChoice::Refute => {
+            guarded(Engine::Refute, &cancel, || refute(tuple, &opts.refute, &cancel))
+        }
+        EngineChoice::Test => {
+            guarded(Engine::Test, &cancel, || tested(hypertest(tuple, &opts.test, &cancel)))
+        }
         EngineChoice::Both => {
             let owned = Arc::new(tuple.clone());
             let refute_opts = opts.refute.clone();
@@ -295,7 +301,7 @@ pub fn race(
             let Some(second) = take(&slot) else { return };
             // `second`'s engines watch its token once they start work: a lost race
             // then interrupts its running Z3 query at once.
-            let out = guarded(Engine::Refute, || second(&mine, &gate));
+            let out = guarded(Engine::Refute, &mine, || second(&mine, &gate));
             if out.verdict.is_definitive() {
                 theirs.cancel();
             }
@@ -303,7 +309,7 @@ pub fn race(
             let _ = tx.send(out);
         }));
     }
-    let a = guarded(Engine::Prove, || first(&first_token));
+    let a = guarded(Engine::Prove, &first_token, || first(&first_token));
     let inline = if a.verdict.is_definitive() {
         second_token.cancel();
         None
@@ -315,7 +321,9 @@ pub fn race(
         a
     } else {
         let b = match inline {
-            Some(second) => guarded(Engine::Refute, || second(&second_token, &Gate::opened())),
+            Some(second) => {
+                guarded(Engine::Refute, &second_token, || second(&second_token, &Gate::opened()))
+            }
             None => rx.recv().unwrap_or_else(|_| {
                 unknown_outcome(
                     Engine::Refute,
@@ -351,7 +359,10 @@ fn unknown_outcome(engine: Engine, reason: UnknownReason) -> Outcome {
 
 /// Runs an engine, turning a panic into `unknown` so that the other engine's answer
 /// still counts and the process survives.
-fn guarded(engine: Engine, f: impl FnOnce() -> Outcome) -> Outcome {
+/// Runs one engine under `cancel`, turning a panic into `unknown`. A panic once `cancel`
+/// fired is the stop, not a fault: Z3 calls other than checks (`simplify`) return null
+/// when interrupted, and the z3 crate panics on that.
+fn guarded(engine: Engine, cancel: &Cancel, f: impl FnOnce() -> Outcome) -> Outcome {
     let start = Instant::now();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let msg = panic
@@ -359,7 +370,13 @@ fn guarded(engine: Engine, f: impl FnOnce() -> Outcome) -> Outcome {
             .map(|s| s.to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "no message".into());
-        let reason = UnknownReason::EnginePanic(format!("internal error (panic: {msg})"));
+        let reason = if cancel.timed_out() {
+            UnknownReason::Cancelled("the time limit was reached".into())
+        } else if cancel.is_cancelled() {
+            UnknownReason::Cancelled("cancelled".into())
+        } else {
+            UnknownReason::EnginePanic(format!("internal error (panic: {msg})"))
+        };
         let mut out = unknown_outcome(engine, reason);
         out.time = start.elapsed();
         out

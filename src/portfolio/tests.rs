@@ -195,3 +195,17 @@ fn the_second_engine_runs_inline_when_the_first_gives_up_early() {
     );
     assert_eq!(out.verdict.name(), "verified", "{:?}", out.verdict);
 }
+
+/// A panic after the engine's token fired is the stop (an interrupted `simplify` makes
+/// the z3 crate panic), reported as such; before, it is an internal error.
+#[test]
+fn a_panic_under_a_stopped_token_is_the_stop_not_a_fault() {
+    let stopped = Cancel::new().with_timeout(Duration::ZERO);
+    let out = guarded(Engine::Refute, &stopped, || panic!("null from Z3"));
+    let Verdict::Unknown { reason } = out.verdict else { panic!("not unknown") };
+    assert_eq!(reason.to_string(), "the time limit was reached");
+    let live = Cancel::new();
+    let out = guarded(Engine::Refute, &live, || panic!("a real bug"));
+    let Verdict::Unknown { reason } = out.verdict else { panic!("not unknown") };
+    assert!(matches!(reason, UnknownReason::EnginePanic(ref m) if m.contains("a real bug")));
+}
