@@ -209,3 +209,19 @@ fn a_panic_under_a_stopped_token_is_the_stop_not_a_fault() {
     let Verdict::Unknown { reason } = out.verdict else { panic!("not unknown") };
     assert!(matches!(reason, UnknownReason::EnginePanic(ref m) if m.contains("a real bug")));
 }
+
+/// The first engine runs on a long-lived worker: its thread's CPU clock also counts
+/// earlier tuples, and the gate counted those too (it opened at once for every tuple
+/// after the first few, and short batches ran a second engine beside every proof).
+#[test]
+fn the_gate_counts_only_cpu_time_since_the_race_began() {
+    let t = Instant::now();
+    let mut x = 0u64;
+    while t.elapsed() < Duration::from_millis(60) {
+        x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+    }
+    let (_go, rx) = mpsc::channel();
+    let gate = Gate::new(rx, Duration::from_millis(30));
+    let used = gate.first_engine_cpu().expect("a thread CPU clock");
+    assert!(used < Duration::from_millis(20), "{used:?} counted from before the race");
+}
