@@ -411,6 +411,7 @@ fn combine_unknowns(outs: Vec<Outcome>) -> Outcome {
         stats.candidates += o.stats.candidates;
         stats.paths += o.stats.paths;
         stats.runs += o.stats.runs;
+        stats.hypercoverage = stats.hypercoverage.or(o.stats.hypercoverage);
     }
     // The engine that gave up last is reported.
     let last = outs.iter().max_by_key(|o| o.time);

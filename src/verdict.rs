@@ -114,6 +114,17 @@ pub struct Stats {
     pub paths: u64,
     /// Concrete runs executed by the tester.
     pub runs: u64,
+    /// The tester's hypercoverage (`None` when no tester ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hypercoverage: Option<Hypercoverage>,
+}
+
+/// Hypercoverage reached by a hypertest campaign: `hit` of `goals` (branch outcomes per
+/// copy; on temporal tuples, per observation index too).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Hypercoverage {
+    pub goals: u64,
+    pub hit: u64,
 }
 
 /// The evidence behind `verified`: per loop point, how it was handled.

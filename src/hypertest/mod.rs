@@ -140,7 +140,14 @@ pub fn hypertest_runs(
         verdict,
         engine: Engine::Test,
         time: start.elapsed(),
-        stats: Stats { runs, ..Stats::default() },
+        stats: Stats {
+            runs,
+            hypercoverage: Some(crate::verdict::Hypercoverage {
+                goals: report.goals as u64,
+                hit: report.covered as u64,
+            }),
+            ..Stats::default()
+        },
     }
 }
 

@@ -65,7 +65,14 @@ pub fn hypertest(
         verdict,
         engine: Engine::Test,
         time: start.elapsed(),
-        stats: Stats { runs: report.runs, ..Stats::default() },
+        stats: Stats {
+            runs: report.runs,
+            hypercoverage: Some(crate::verdict::Hypercoverage {
+                goals: report.goals as u64,
+                hit: report.covered as u64,
+            }),
+            ..Stats::default()
+        },
     }
 }
 

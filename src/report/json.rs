@@ -37,6 +37,8 @@ struct JsonResult<'a> {
     expected: Option<crate::ir::ExpectedOutcome>,
     /// Warnings about a verdict that stands (`code`, `message`): a vacuous proof.
     warnings: &'a [Warning],
+    /// The tester's hypercoverage (`goals`, `hit`) when the tester ran, else `null`.
+    hypercoverage: Option<crate::verdict::Hypercoverage>,
 }
 
 /// The proof with the work counters next to it ("invariants, counters").
@@ -68,6 +70,7 @@ fn result(r: &TupleResult) -> JsonResult<'_> {
         proof,
         expected: r.expected,
         warnings: r.warnings(),
+        hypercoverage: outcome.and_then(|o| o.stats.hypercoverage),
     }
 }
 

@@ -216,6 +216,7 @@ fn json_fields_and_summary() {
         "counterexample",
         "proof",
         "warnings",
+        "hypercoverage",
     ];
     let mut counts: HashMap<String, u64> = HashMap::new();
     for r in results {

@@ -142,3 +142,25 @@ fn test_max_runs_bounds_the_search() {
         .code(2)
         .stdout(contains("no violation found in 25 runs, hypercoverage"));
 }
+
+/// Every `forex test` result, violated or not, carries its hypercoverage as data.
+#[test]
+fn test_results_carry_hypercoverage_as_json() {
+    for (file, verdict) in [
+        ("examples/ni_leak.fe", "violated"),
+        ("examples/gni.fe", "unknown"),
+        ("examples/reactive_gni_leak.fe", "violated"),
+    ] {
+        let out = assert_cmd::Command::cargo_bin("forex")
+            .unwrap()
+            .args(["test", "--format", "json", "--max-runs", "200", file])
+            .output()
+            .unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let r = &report["results"][0];
+        assert_eq!(r["verdict"], verdict, "{file}: {r}");
+        let goals = r["hypercoverage"]["goals"].as_u64().expect("goals");
+        let hit = r["hypercoverage"]["hit"].as_u64().expect("hit");
+        assert!(goals > 0 && hit <= goals, "{file}: {r}");
+    }
+}
