@@ -368,17 +368,22 @@ fn unknown_outcome(engine: Engine, reason: UnknownReason) -> Outcome {
 
 /// Runs an engine, turning a panic into `unknown` so that the other engine's answer
 /// still counts and the process survives.
+/// The text of a caught panic's payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
 /// Runs one engine under `cancel`, turning a panic into `unknown`. A panic once `cancel`
 /// fired is the stop, not a fault: Z3 calls other than checks (`simplify`) return null
 /// when interrupted, and the z3 crate panics on that.
 fn guarded(engine: Engine, cancel: &Cancel, f: impl FnOnce() -> Outcome) -> Outcome {
     let start = Instant::now();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
-        let msg = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "no message".into());
+        let msg = panic_message(&*panic);
         let reason = if cancel.timed_out() {
             UnknownReason::Cancelled("the time limit was reached".into())
         } else if cancel.is_cancelled() {

@@ -147,11 +147,7 @@ impl<'s> Ctx<'s> {
         if matches!(r, Sat::Unknown(_)) && self.cancel.is_cancelled() {
             self.cancelled = true;
         }
-        match r {
-            Sat::Sat => SatResult::Sat,
-            Sat::Unsat => SatResult::Unsat,
-            Sat::Unknown(_) => SatResult::Unknown,
-        }
+        r.to_z3()
     }
 
     /// Counts a path end; `false` when the path budget is used up.

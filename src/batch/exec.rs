@@ -54,14 +54,6 @@ fn internal_error(reason: UnknownReason) -> Outcome {
     }
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
-}
-
 /// Starts tuple `index` on a pooled engine worker; its outcome arrives on `tx`.
 fn spawn(
     index: usize,
@@ -78,7 +70,7 @@ fn spawn(
             .unwrap_or_else(|p| {
                 internal_error(UnknownReason::EnginePanic(format!(
                     "internal error: the engine panicked: {}",
-                    panic_message(&*p)
+                    crate::portfolio::panic_message(&*p)
                 )))
             });
         // The report's time is the tuple's wall-clock time, whatever the engines count.

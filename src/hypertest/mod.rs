@@ -76,6 +76,11 @@ pub struct TestReport {
 }
 
 impl TestReport {
+    /// The hypercoverage reached, as reported data.
+    pub fn hypercoverage(&self) -> crate::verdict::Hypercoverage {
+        crate::verdict::Hypercoverage { goals: self.goals as u64, hit: self.covered as u64 }
+    }
+
     /// The `unknown` reason: runs and hypercoverage, plus what the runs could not judge.
     pub fn reason(&self) -> String {
         let mut s = format!(
@@ -130,6 +135,7 @@ pub fn hypertest_runs(
     let start = Instant::now();
     let report = hypertest_report(tuple, opts, max_runs, cancel);
     let runs = report.runs;
+    let hypercoverage = Some(report.hypercoverage());
     let verdict = match report.counterexample {
         Some(counterexample) => Verdict::Violated { counterexample },
         None => Verdict::Unknown {
@@ -140,14 +146,7 @@ pub fn hypertest_runs(
         verdict,
         engine: Engine::Test,
         time: start.elapsed(),
-        stats: Stats {
-            runs,
-            hypercoverage: Some(crate::verdict::Hypercoverage {
-                goals: report.goals as u64,
-                hit: report.covered as u64,
-            }),
-            ..Stats::default()
-        },
+        stats: Stats { runs, hypercoverage, ..Stats::default() },
     }
 }
 

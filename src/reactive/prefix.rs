@@ -120,11 +120,7 @@ pub fn check(solver: &Solver, cancel: &Cancel) -> SatResult {
 
 /// [`check`] that also gives up after `limit`.
 fn check_within(solver: &Solver, cancel: &Cancel, limit: Option<std::time::Duration>) -> SatResult {
-    match crate::smt::session::check(solver, &[], cancel, limit) {
-        crate::smt::session::Sat::Sat => SatResult::Sat,
-        crate::smt::session::Sat::Unsat => SatResult::Unsat,
-        crate::smt::session::Sat::Unknown(_) => SatResult::Unknown,
-    }
+    crate::smt::session::check(solver, &[], cancel, limit).to_z3()
 }
 
 /// The query for observation index `n` at unrolling bound `unroll`.

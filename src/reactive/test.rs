@@ -47,6 +47,7 @@ pub fn hypertest(
 ) -> Outcome {
     let start = Instant::now();
     let report = campaign(tuple, seed, budget, max_runs, cancel);
+    let hypercoverage = Some(report.hypercoverage());
     let verdict = match report.counterexample {
         Some(counterexample) => Verdict::Violated { counterexample },
         None => {
@@ -65,14 +66,7 @@ pub fn hypertest(
         verdict,
         engine: Engine::Test,
         time: start.elapsed(),
-        stats: Stats {
-            runs: report.runs,
-            hypercoverage: Some(crate::verdict::Hypercoverage {
-                goals: report.goals as u64,
-                hit: report.covered as u64,
-            }),
-            ..Stats::default()
-        },
+        stats: Stats { runs: report.runs, hypercoverage, ..Stats::default() },
     }
 }
 

@@ -72,6 +72,15 @@ pub enum Sat {
 }
 
 impl Sat {
+    /// As Z3's own answer, for callers that keep `SatResult` (the reason is dropped).
+    pub fn to_z3(&self) -> SatResult {
+        match self {
+            Sat::Sat => SatResult::Sat,
+            Sat::Unsat => SatResult::Unsat,
+            Sat::Unknown(_) => SatResult::Unknown,
+        }
+    }
+
     pub fn is_sat(&self) -> bool {
         matches!(self, Sat::Sat)
     }
@@ -126,7 +135,6 @@ pub fn ensure_memory_limit() {
 pub struct Dump {
     dir: PathBuf,
     prefix: String,
-    count: u64,
 }
 
 thread_local! {
@@ -179,7 +187,7 @@ pub fn engine_scope(
 
 fn dump(solver: &Solver, assumptions: &[Bool]) {
     let _ = DUMP.try_with(|t| {
-        if let Some(d) = t.borrow_mut().as_mut() {
+        if let Some(d) = t.borrow().as_ref() {
             d.write(solver, assumptions);
         }
     });
@@ -196,16 +204,16 @@ impl Dump {
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' })
             .collect();
-        Some(Dump { dir: dir.clone(), prefix: clean, count: 0 })
+        Some(Dump { dir: dir.clone(), prefix: clean })
     }
 
     /// Writes the solver's assertions plus `assumptions` and a `check-sat`. Z3 prints
     /// shared subterms with `let`, so the file stays linear in the term DAG.
-    pub fn write(&mut self, checked: &Solver, assumptions: &[Bool]) {
+    pub fn write(&self, checked: &Solver, assumptions: &[Bool]) {
         // One sequence per process: two runs of the same engine on the same tuple (the
         // portfolio's two test searches) never overwrite each other's files.
         static SEQUENCE: AtomicU64 = AtomicU64::new(0);
-        self.count = SEQUENCE.fetch_add(1, Ordering::Relaxed) + 1;
+        let number = SEQUENCE.fetch_add(1, Ordering::Relaxed) + 1;
         let mut text = checked.to_smt2();
         for a in assumptions {
             let s = solver();
@@ -213,7 +221,7 @@ impl Dump {
             text.push_str(&format!("; assumption\n{}", s.to_smt2()));
         }
         text.push_str("(check-sat)\n");
-        let path = self.dir.join(format!("{}_{:05}.smt2", self.prefix, self.count));
+        let path = self.dir.join(format!("{}_{:05}.smt2", self.prefix, number));
         let _ = std::fs::write(path, text);
     }
 }

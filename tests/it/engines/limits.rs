@@ -58,25 +58,6 @@ fn a_tiny_timeout_ends_a_branch_heavy_portfolio_run() {
     assert!(r["time_ms"].as_f64().expect("time_ms") < 30_000.0, "{report}");
 }
 
-#[test]
-fn dump_smt_covers_the_refuter() {
-    let dir = tempfile::tempdir().unwrap();
-    let dump = dir.path().join("q");
-    let report = prove_json(&[
-        "--engine",
-        "refute",
-        "--dump-smt",
-        dump.to_str().unwrap(),
-        "examples/ni_leak.fe",
-    ]);
-    assert_eq!(only_result(&report)["verdict"], "violated", "{report}");
-    let names: Vec<String> = std::fs::read_dir(&dump)
-        .expect("dump folder")
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert!(names.iter().any(|n| n.contains("_refute_") && n.ends_with(".smt2")), "{names:?}");
-}
-
 fn dumped(dir: &std::path::Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .map(|d| d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect())
@@ -104,20 +85,27 @@ fn dump_smt_covers_the_tester() {
     assert!(text.contains("(check-sat)"), "{text}");
 }
 
+/// The refuter's verdict on `file` and the names of the query files it dumped.
+fn refuter_dump(file: &str) -> (Value, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("q");
+    let report = prove_json(&["--engine", "refute", "--dump-smt", dump.to_str().unwrap(), file]);
+    let verdict = only_result(&report)["verdict"].clone();
+    (verdict, dumped(&dump))
+}
+
+#[test]
+fn dump_smt_covers_the_refuter() {
+    let (verdict, names) = refuter_dump("examples/ni_leak.fe");
+    assert_eq!(verdict, "violated");
+    assert!(names.iter().any(|n| n.contains("_refute_") && n.ends_with(".smt2")), "{names:?}");
+}
+
 /// The reactive refuter's queries (prefix queries, replay) are dumped like the
 /// sequential refuter's.
 #[test]
 fn dump_smt_covers_the_reactive_refuter() {
-    let dir = tempfile::tempdir().unwrap();
-    let dump = dir.path().join("q");
-    let report = prove_json(&[
-        "--engine",
-        "refute",
-        "--dump-smt",
-        dump.to_str().unwrap(),
-        "examples/reactive_gni_leak.fe",
-    ]);
-    assert_eq!(only_result(&report)["verdict"], "violated", "{report}");
-    let names = dumped(&dump);
+    let (verdict, names) = refuter_dump("examples/reactive_gni_leak.fe");
+    assert_eq!(verdict, "violated");
     assert!(names.iter().any(|n| n.starts_with("gni_refute_")), "{names:?}");
 }
