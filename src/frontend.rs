@@ -1,8 +1,8 @@
 //! The front end's one entry point: source bytes → checked [`Module`] or diagnostics.
 //!
 //! Steps: UTF-8 check, format detection, a lexical nesting pre-scan, pest, AST
-//! building, checking. Parsing runs on a thread with a large stack, so that no input
-//! can overflow it even in unoptimised builds; the pre-scan and the builders bound the
+//! building, checking. Parsing runs on a large stack (`crate::stack`, on the calling
+//! thread), so that no input can overflow it even in unoptimised builds; the pre-scan and the builders bound the
 //! nesting depth anyway (`ir::MAX_DEPTH`).
 
 use crate::diag::{Code, Diagnostic, Diagnostics, LineIndex};
@@ -26,9 +26,6 @@ pub enum InputFormat {
     /// `(strategy` or `(find-counterexample`).
     Hyena,
 }
-
-/// Stack size of the parsing thread.
-const PARSE_STACK: usize = 256 << 20;
 
 /// The path that stands for standard input on the command line.
 pub const STDIN_PATH: &str = "-";
@@ -65,27 +62,24 @@ fn read_file(path: &Path) -> Result<(String, Vec<u8>), Diagnostics> {
 
 /// Parses and checks source text (any bytes: invalid UTF-8 is a diagnostic).
 pub fn load_source(name: &str, bytes: &[u8], format: InputFormat) -> Result<Module, Diagnostics> {
-    let (owned_name, owned_bytes) = (name.to_string(), bytes.to_vec());
-    let worker = std::thread::Builder::new()
-        .name("forex-parse".into())
-        .stack_size(PARSE_STACK)
-        .spawn(move || load_inline(&owned_name, &owned_bytes, format));
-    match worker {
-        Ok(handle) => handle.join().unwrap_or_else(|_| {
-            let text = String::from_utf8_lossy(bytes);
-            Err(Diagnostics::new(
-                name,
-                &text,
-                vec![Diagnostic::new(
-                    "internal error in the front end (please report this input)",
-                    0..0,
-                )
-                .with_code(Code::Internal)],
-            ))
-        }),
-        // No thread available: parse here (the depth limits still hold).
-        Err(_) => load_inline(name, bytes, format),
-    }
+    on_parse_stack(name, bytes, || load_inline(name, bytes, format))
+}
+
+/// Runs a front-end phase on a large stack (see [`crate::stack`]); a panic in it is an
+/// internal-error diagnostic, never a crash.
+fn on_parse_stack<T>(
+    name: &str,
+    bytes: &[u8],
+    phase: impl FnOnce() -> Result<T, Diagnostics>,
+) -> Result<T, Diagnostics> {
+    let run =
+        std::panic::AssertUnwindSafe(|| crate::stack::run_on_big_stack(crate::stack::PARSE, phase));
+    std::panic::catch_unwind(run).unwrap_or_else(|_| {
+        let text = String::from_utf8_lossy(bytes);
+        let d = Diagnostic::new("internal error in the front end (please report this input)", 0..0)
+            .with_code(Code::Internal);
+        Err(Diagnostics::new(name, &text, vec![d]))
+    })
 }
 
 /// [`load_source`] on the current thread.
@@ -212,21 +206,8 @@ pub fn load_file_recovering(path: &Path, format: InputFormat) -> Result<Recovere
             unused: None,
         });
     }
-    let src = String::from_utf8_lossy(&bytes).into_owned();
-    let (owned_name, owned_src) = (name.clone(), src.clone());
-    let worker = std::thread::Builder::new()
-        .name("forex-parse".into())
-        .stack_size(PARSE_STACK)
-        .spawn(move || recover_fe(&owned_name, &owned_src));
-    match worker {
-        Ok(handle) => handle.join().unwrap_or_else(|_| {
-            let d =
-                Diagnostic::new("internal error in the front end (please report this input)", 0..0)
-                    .with_code(Code::Internal);
-            Err(Diagnostics::new(&name, &src, vec![d]))
-        }),
-        Err(_) => recover_fe(&name, &src),
-    }
+    let src = String::from_utf8_lossy(&bytes);
+    on_parse_stack(&name, &bytes, || recover_fe(&name, &src))
 }
 
 /// Most syntax errors blanked out of one file before giving up on it.

@@ -21,6 +21,7 @@ pub mod reactive;
 pub mod refute;
 pub mod report;
 pub mod smt;
+pub mod stack;
 pub mod symex;
 pub mod syntax;
 pub mod vacuity;
