@@ -54,6 +54,23 @@ fn internal_error(reason: UnknownReason) -> Outcome {
     }
 }
 
+/// Decides one tuple on the calling thread; an engine panic is an `unknown`. A cancelled
+/// token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once: each engine registers it
+/// with the interrupt watcher (`smt::session::engine_scope`).
+fn run_one(tuple: &Tuple, cancel: &Cancel, decide: &Decider) -> Outcome {
+    let start = Instant::now();
+    let mut outcome =
+        catch_unwind(AssertUnwindSafe(|| decide(tuple, cancel))).unwrap_or_else(|p| {
+            internal_error(UnknownReason::EnginePanic(format!(
+                "internal error: the engine panicked: {}",
+                crate::portfolio::panic_message(&*p)
+            )))
+        });
+    // The report's time is the tuple's wall-clock time, whatever the engines count.
+    outcome.time = start.elapsed();
+    outcome
+}
+
 /// Starts tuple `index` on a pooled engine worker; its outcome arrives on `tx`.
 fn spawn(
     index: usize,
@@ -63,19 +80,7 @@ fn spawn(
     tx: mpsc::Sender<(usize, Outcome)>,
 ) {
     workers::submit(Box::new(move || {
-        // A cancelled token (Ctrl-C, fail-fast, deadline) interrupts Z3 at once: each
-        // engine registers it with the interrupt watcher (`smt::session::engine_scope`).
-        let start = Instant::now();
-        let mut outcome = catch_unwind(AssertUnwindSafe(|| decide(&tuple, &cancel)))
-            .unwrap_or_else(|p| {
-                internal_error(UnknownReason::EnginePanic(format!(
-                    "internal error: the engine panicked: {}",
-                    crate::portfolio::panic_message(&*p)
-                )))
-            });
-        // The report's time is the tuple's wall-clock time, whatever the engines count.
-        outcome.time = start.elapsed();
-        let _ = tx.send((index, outcome));
+        let _ = tx.send((index, run_one(&tuple, &cancel, &decide)));
     }));
 }
 
@@ -137,6 +142,27 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     let mut running: Vec<Running> = Vec::new();
     let mut stopped: Option<(Stop, Instant)> = None;
     let jobs = opts.jobs.max(1);
+
+    // A single tuple with no progress bar to draw (`forex prove t.fe`, editors' and
+    // scripts' usual call) is decided on this thread: handing it to a worker and its
+    // outcome back costs two thread wake-ups, each 1.5-7 ms on these virtual machines
+    // when the other core is idle, more than most small tuples take to decide. Ctrl-C
+    // and the deadline reach its engines through its token as on a worker.
+    if queue.len() == 1 && !opts.progress {
+        let i = queue.pop_front().expect("one entry");
+        let (_, tuple, _) = todo[i].as_ref().expect("queued entries are todo");
+        let cancel = root.with_timeout(opts.timeout);
+        let outcome = crate::stack::run_on_big_stack(crate::stack::ENGINE, || {
+            run_one(tuple, &cancel, &decide)
+        });
+        let _ = tx.send((i, outcome));
+        running.push(Running {
+            index: i,
+            name: tuple.name.clone(),
+            started: Instant::now(),
+            cancel,
+        });
+    }
 
     loop {
         notice_interrupt(root, &mut stopped, &progress);
