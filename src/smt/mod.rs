@@ -2,5 +2,6 @@
 //! the ∀∃∀ query builder with its cache and limits.
 
 pub mod encode;
+pub mod incremental;
 pub mod query;
 pub mod session;

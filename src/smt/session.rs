@@ -7,6 +7,7 @@
 //! used: Z3 4.8.12's timer is a process-wide pool behind one mutex and can deadlock as a
 //! check ends. Answers are typed ([`Sat`], [`Why`]); nothing downstream matches text.
 
+use super::incremental::IncrementalSolver;
 use crate::cancel::Cancel;
 use std::cell::RefCell;
 use std::fmt;
@@ -193,6 +194,17 @@ fn dump(solver: &Solver, assumptions: &[Bool]) {
     });
 }
 
+/// Dumps a check of `phi` alone (the session's scoped checks).
+fn dump_formula(phi: &Bool) {
+    let _ = DUMP.try_with(|t| {
+        if let Some(d) = t.borrow().as_ref() {
+            let s = solver();
+            s.assert(phi);
+            d.write(&s, &[]);
+        }
+    });
+}
+
 impl Dump {
     /// Files `<dir>/<prefix>_<engine>_NNNNN.smt2` (the prefix is sanitised: tuple names
     /// may hold characters that are awkward in file names).
@@ -238,23 +250,39 @@ pub fn check(
         return Sat::Unknown(stopped(cancel));
     }
     dump(solver, assumptions);
-    let limited = match limit {
-        Some(l) => cancel.with_timeout(l),
-        None => cancel.child(),
-    };
-    let r = {
-        let _watch = crate::interrupt::watch(&limited);
+    let run = || {
         if assumptions.is_empty() {
             solver.check()
         } else {
             solver.check_assumptions(assumptions)
         }
     };
+    let why = || solver.get_reason_unknown().unwrap_or_else(|| "unknown".into());
+    watched(cancel, limit, run, why)
+}
+
+/// Runs one check under the interrupt watch with `cancel` and the query's own `limit`;
+/// `why` is Z3's reason when the answer is unknown.
+fn watched(
+    cancel: &Cancel,
+    limit: Option<Duration>,
+    run: impl FnOnce() -> SatResult,
+    why: impl FnOnce() -> String,
+) -> Sat {
+    let limited = match limit {
+        Some(l) => cancel.with_timeout(l),
+        None => cancel.child(),
+    };
+    let r = {
+        let _watch = crate::interrupt::watch(&limited);
+        run()
+    };
     match r {
         SatResult::Sat => Sat::Sat,
         SatResult::Unsat => Sat::Unsat,
         SatResult::Unknown => {
-            let why = solver.get_reason_unknown().unwrap_or_else(|| "unknown".into());
+            let why = why();
+            // Z3 reports running into its memory ceiling only in this text.
             if why.contains("memory") {
                 Sat::Unknown(Why::MemoryOut)
             } else if cancel.is_cancelled() {
@@ -286,10 +314,11 @@ pub struct Stats {
     pub cache_hits: u64,
 }
 
-/// One engine run's access to Z3: a lazily made incremental solver, the run's token
-/// and statistics (dumps: the thread's [`DumpScope`]).
+/// One engine run's access to Z3: a lazily made incremental solver (one SMT kernel for
+/// the whole run, see [`IncrementalSolver`]), the run's token and statistics (dumps: the
+/// thread's [`DumpScope`]).
 pub struct Session {
-    solver: Option<Solver>,
+    solver: Option<IncrementalSolver>,
     cancel: Cancel,
     pub stats: Stats,
 }
@@ -303,24 +332,24 @@ impl Session {
         &self.cancel
     }
 
-    /// The session's solver (assertions added here persist until popped).
-    pub fn solver(&mut self) -> &Solver {
-        self.solver.get_or_insert_with(solver)
-    }
-
-    /// Checks the session solver plus `assumptions` within `limit`.
-    pub fn check(&mut self, assumptions: &[Bool], limit: Option<Duration>) -> Sat {
-        let solver = self.solver.get_or_insert_with(solver);
-        self.stats.queries += 1;
-        check(solver, assumptions, &self.cancel, limit)
-    }
-
     /// Checks `phi` alone in its own scope of the session solver.
     pub fn check_scoped(&mut self, phi: &Bool, limit: Option<Duration>) -> Sat {
-        self.solver().push();
-        self.solver().assert(phi);
-        let r = self.check(&[], limit);
-        self.solver().pop(1);
+        if self.cancel.is_cancelled() {
+            return Sat::Unknown(stopped(&self.cancel));
+        }
+        if self.solver.is_none() {
+            self.solver = IncrementalSolver::new();
+        }
+        let Some(solver) = self.solver.as_ref() else {
+            // Z3 could not even make a solver: only memory runs out that way.
+            return Sat::Unknown(Why::MemoryOut);
+        };
+        self.stats.queries += 1;
+        dump_formula(phi);
+        solver.push();
+        solver.assert(phi);
+        let r = watched(&self.cancel, limit, || solver.check(), || solver.reason_unknown());
+        solver.pop(1);
         r
     }
 
