@@ -196,6 +196,7 @@ fn main() {
     };
     let exec = ExecOptions {
         jobs: 1,
+        cores: None,
         timeout: cfg.timeout,
         fail_fast: false,
         progress: false,

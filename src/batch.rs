@@ -3,8 +3,9 @@
 //!
 //! Loading is sequential and happens first, so diagnostics are printed before any
 //! progress bar and the number of tuples is known up front. Deciding happens in
-//! [`exec`]: at most `jobs` tuples at a time, each on a long-lived engine worker that
-//! keeps its thread-local Z3 context between tuples.
+//! [`exec`]: `jobs` lanes on long-lived engine workers that keep their thread-local Z3
+//! contexts between tuples, with `--jobs` cores shared by the tuples and their
+//! portfolios' second engines.
 
 mod cost;
 mod exec;
@@ -18,6 +19,7 @@ use crate::cancel::Cancel;
 use crate::diag::{warning_line, DiagStyle, Diagnostics};
 use crate::frontend::{load_file_recovering, InputFormat, Recovered};
 use crate::ir::Tuple;
+use crate::portfolio::cores::CoreBudget;
 use crate::portfolio::{decide, DecideOptions};
 use crate::report::{Report, Status, TupleResult};
 use std::collections::HashSet;
@@ -278,14 +280,18 @@ pub fn run(paths: &[PathBuf], opts: &BatchOptions, root: &Cancel) -> Report {
     if let Some(shard) = opts.shard {
         shard.retain(&mut entries, paths);
     }
+    // One budget of cores for the tuples and their portfolios' second engines.
+    let cores = CoreBudget::new(opts.jobs);
+    let decide = DecideOptions { cores: Some(cores.clone()), ..opts.decide.clone() };
     let exec = ExecOptions {
         jobs: opts.jobs.max(1),
+        cores: Some(cores),
         timeout: opts.decide.timeout,
         fail_fast: opts.fail_fast,
         progress: opts.progress,
         grace: Duration::from_secs(5),
     };
-    let mut report = execute(entries, &exec, root, portfolio_decider(opts.decide.clone()));
+    let mut report = execute(entries, &exec, root, portfolio_decider(decide));
     report.time = start.elapsed();
     report
 }

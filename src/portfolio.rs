@@ -11,6 +11,7 @@
 //! child cancellation token (also wired to Z3 interrupts). Unknowns never become a
 //! definitive answer: the result is then `unknown` with every engine's reason.
 
+pub mod cores;
 pub mod workers;
 
 use crate::cancel::Cancel;
@@ -19,6 +20,7 @@ use crate::ir::Tuple;
 use crate::prove::{prove, ProveOptions};
 use crate::refute::{refute, RefuteOptions};
 use crate::verdict::{Engine, Outcome, Stats, UnknownReason, Verdict};
+use cores::{Core, CoreBudget};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -63,9 +65,14 @@ pub struct DecideOptions {
     pub test: TestOptions,
     /// The first hypertest burst of the portfolio, before the refuter.
     pub burst: Duration,
-    /// The worker's engines start once the prover has used this much CPU time or gave up
-    /// (see [`Gate`]).
+    /// The worker's engines start once the prover has used this much CPU time (on a free
+    /// core) or gave up (see [`Gate`]).
     pub delay: Duration,
+    /// When every core of `cores` is busy, the worker's engines start once the prover has
+    /// used this much CPU time (at most a quarter of `timeout`), over the budget.
+    pub patience: Duration,
+    /// The cores this tuple shares with others (`--jobs`); none: every core is free.
+    pub cores: Option<Arc<CoreBudget>>,
 }
 
 impl Default for DecideOptions {
@@ -78,7 +85,37 @@ impl Default for DecideOptions {
             test: TestOptions { budget: Duration::from_secs(1), ..TestOptions::default() },
             burst: Duration::from_millis(25),
             delay: Duration::from_millis(30),
+            patience: Duration::from_secs(1),
+            cores: None,
         }
+    }
+}
+
+impl DecideOptions {
+    /// When the race's second engine starts.
+    fn schedule(&self) -> Schedule {
+        Schedule {
+            delay: self.delay,
+            patience: self.patience.min(self.timeout / 4).max(self.delay),
+            cores: self.cores.clone(),
+        }
+    }
+}
+
+/// When a race's second engine may start: after `delay` of the first engine's CPU time
+/// on a free core of `cores`, after `patience` on a busy one, at once when the first
+/// engine gave up.
+#[derive(Clone, Debug, Default)]
+pub struct Schedule {
+    pub delay: Duration,
+    pub patience: Duration,
+    pub cores: Option<Arc<CoreBudget>>,
+}
+
+impl Schedule {
+    /// After `delay`, with every core free.
+    pub fn after(delay: Duration) -> Schedule {
+        Schedule { delay, patience: delay, cores: None }
     }
 }
 
@@ -100,7 +137,7 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
             let refute_opts = opts.refute.clone();
             race(
                 &cancel,
-                opts.delay,
+                &opts.schedule(),
                 |c| prove(tuple, &opts.prove, c),
                 after_gate(move |c| refute(&owned, &refute_opts, c)),
             )
@@ -110,7 +147,7 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
             let opts2 = opts.clone();
             race(
                 &cancel,
-                opts.delay,
+                &opts.schedule(),
                 |c| prove(tuple, &opts.prove, c),
                 move |c, gate| test_refute_test(&owned, &opts2, c, gate),
             )
@@ -180,32 +217,39 @@ fn timed(mut out: Outcome, start: Instant) -> Outcome {
 }
 
 /// Opens when the first engine has used the race's delay in CPU time (wall time where
-/// the thread's CPU clock is unavailable), or has finished. CPU time, not wall time: on
-/// a loaded machine the prover's quick answers take longer in wall time, and a wall-time
-/// delay then started a competing engine for most tuples. A wall-time cap keeps a
-/// starved prover from holding the others back for long.
+/// the thread's CPU clock is unavailable) and a core is free, or its patience whether a
+/// core is free or not, or has finished. CPU time, not wall time: on a loaded machine the
+/// prover's quick answers take longer in wall time, and a wall-time delay then started a
+/// competing engine for most tuples. Wall-time caps keep a starved prover from holding
+/// the others back for long.
 pub struct Gate {
     go: mpsc::Receiver<()>,
     start: Instant,
-    delay: Duration,
+    schedule: Schedule,
     /// The first engine's thread CPU clock and its reading when the race began: the
     /// thread is a long-lived worker, so its clock also counts every earlier tuple.
     first_cpu: Option<(libc::clockid_t, Duration)>,
+    /// Once open, the gate stays open (the second engine's own engines ask again).
+    opened: std::cell::Cell<bool>,
 }
 
-/// The longest the gate stays shut, in wall time, whatever the CPU clock says.
+/// The longest the gate waits for the delay, in wall time, whatever the CPU clock says.
 const GATE_WALL_CAP: Duration = Duration::from_millis(250);
 
+/// How often a gate whose delay has passed looks for a free core.
+const CORE_POLL: Duration = Duration::from_millis(5);
+
 impl Gate {
-    fn new(go: mpsc::Receiver<()>, delay: Duration) -> Gate {
+    fn new(go: mpsc::Receiver<()>, schedule: Schedule) -> Gate {
         let first_cpu = thread_cpu_clock().and_then(|c| Some((c, cpu_time(c)?)));
-        Gate { go, start: Instant::now(), delay, first_cpu }
+        Gate { go, start: Instant::now(), schedule, first_cpu, opened: false.into() }
     }
 
     /// A gate that is already open.
     fn opened() -> Gate {
         let (_, go) = mpsc::channel();
-        Gate { go, start: Instant::now(), delay: Duration::ZERO, first_cpu: None }
+        let schedule = Schedule::default();
+        Gate { go, start: Instant::now(), schedule, first_cpu: None, opened: true.into() }
     }
 
     /// Waits until the gate opens; then whether to start (the race is not over). Each
@@ -215,26 +259,48 @@ impl Gate {
         !cancel.is_cancelled()
     }
 
-    /// Waits until the gate opens.
     /// CPU time the first engine's thread has used since the race began.
     fn first_engine_cpu(&self) -> Option<Duration> {
         let (clock, at_start) = self.first_cpu?;
         Some(cpu_time(clock)?.saturating_sub(at_start))
     }
 
-    pub fn wait(&self) {
-        let cap = self.delay.max(GATE_WALL_CAP);
+    /// Waits until the gate opens, with the core the second engine then runs on (none
+    /// when the first engine finished: the race needs no second core then).
+    pub fn wait(&self) -> Option<Core> {
+        if self.opened.replace(true) {
+            return None;
+        }
+        let Schedule { delay, patience, cores } = &self.schedule;
+        let (delay, patience) = (*delay, (*patience).max(*delay));
+        let delay_cap = delay.max(GATE_WALL_CAP);
+        let patience_cap = patience.max(GATE_WALL_CAP) * 4;
         loop {
             let wall = self.start.elapsed();
             let used = self.first_engine_cpu().unwrap_or(wall);
-            if used >= self.delay || wall >= cap {
-                return;
+            let past_delay = used >= delay || wall >= delay_cap;
+            if past_delay {
+                match cores {
+                    None => return None,
+                    Some(c) => {
+                        if let Some(core) = c.try_take() {
+                            return Some(core);
+                        }
+                    }
+                }
             }
-            let left = (self.delay - used).min(cap - wall).max(Duration::from_millis(1));
-            match self.go.recv_timeout(left) {
+            if used >= patience || wall >= patience_cap {
+                return cores.as_ref().map(|c| c.take_anyway());
+            }
+            let left = if past_delay {
+                CORE_POLL.min(patience - used)
+            } else {
+                (delay - used).min(delay_cap - wall)
+            };
+            match self.go.recv_timeout(left.max(Duration::from_millis(1))) {
                 Err(mpsc::RecvTimeoutError::Timeout) => continue,
                 // Disconnected: the first engine is done.
-                _ => return,
+                _ => return None,
             }
         }
     }
@@ -287,7 +353,7 @@ pub fn after_gate(
 /// `first` for a core.
 pub fn race(
     cancel: &Cancel,
-    delay: Duration,
+    schedule: &Schedule,
     first: impl FnOnce(&Cancel) -> Outcome,
     second: impl FnOnce(&Cancel, &Gate) -> Outcome + Send + 'static,
 ) -> Outcome {
@@ -298,7 +364,7 @@ pub fn race(
     // Dropped when `first` is done: opens the gate early.
     let (go_tx, go_rx) = mpsc::channel::<()>();
     // Made here: it reads the CPU clock of this thread, which runs `first`.
-    let gate = Gate::new(go_rx, delay);
+    let gate = Gate::new(go_rx, schedule.clone());
     // Whoever takes `second` out of the slot runs it: the worker once the gate opens,
     // or this thread when `first` gave up before that, which then spares the tuple a
     // thread hand-off and a second Z3 context.
@@ -306,8 +372,9 @@ pub fn race(
     {
         let (mine, theirs, slot) = (second_token.clone(), first_token.clone(), slot.clone());
         workers::submit(Box::new(move || {
-            gate.wait();
-            let Some(second) = take(&slot) else { return };
+            // Held while `second` runs: the budget's cores count it.
+            let _core = gate.wait();
+            let Some(second) = take(&slot) else { return Box::new(|| ()) };
             // `second`'s engines watch its token once they start work: a lost race
             // then interrupts its running Z3 query at once.
             let out = guarded(Engine::Refute, &mine, || second(&mine, &gate));
@@ -315,7 +382,9 @@ pub fn race(
                 theirs.cancel();
             }
             // The receiver is gone when the race was already decided.
-            let _ = tx.send(out);
+            Box::new(move || {
+                let _ = tx.send(out);
+            })
         }));
     }
     let a = guarded(Engine::Prove, &first_token, || first(&first_token));

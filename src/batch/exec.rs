@@ -1,26 +1,28 @@
 //! Running tuples in parallel and collecting their outcomes in input order.
 //!
-//! Each tuple runs as a job on a long-lived engine worker (`portfolio::workers`), which
-//! keeps its thread-local Z3 context between tuples: a fresh thread and context per
-//! tuple cost milliseconds, and creating contexts serialised short tuples across cores
-//! (Z3 makes them under a global lock). Terms never cross threads: each job builds its
-//! own, and drops them when it ends. The coordinating thread runs at most `jobs` tuples
-//! at once, receives outcomes over a channel, draws progress and enforces stopping: on
-//! Ctrl-C or `--fail-fast` it cancels the running tuples' tokens (which interrupts the
-//! worker's Z3 context, see [`interrupt`]), and after a grace period stops waiting for
-//! them.
+//! `jobs` lanes, each a long-lived engine worker (`portfolio::workers`) that keeps its
+//! thread-local Z3 context between tuples, take tuples from one shared queue
+//! (probably-longest first) and decide each on a core of the batch's `CoreBudget`, which
+//! the portfolios' second engines share: `--jobs N` keeps at most N engines computing.
+//! A lane takes its next tuple itself, so no tuple waits for the coordinating thread.
+//! Terms never cross threads: each lane builds its own, and drops them when the tuple
+//! ends. The coordinating thread receives outcomes over a channel, draws progress and
+//! enforces stopping: on Ctrl-C or `--fail-fast` it cancels the batch's token (which
+//! interrupts the lanes' Z3 contexts, see `crate::interrupt`), and after a grace period stops
+//! waiting for them. A lone tuple is decided on the calling thread.
 
 use super::progress::Progress;
 use super::Entry;
 use crate::cancel::Cancel;
 use crate::ir::Tuple;
+use crate::portfolio::cores::CoreBudget;
 use crate::portfolio::workers;
 use crate::report::{Report, Status, Stop, TupleResult};
 use crate::verdict::{Engine, Outcome, Stats, UnknownReason, Verdict};
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Decides one tuple under a token that carries its deadline and cancellation.
@@ -28,8 +30,12 @@ pub type Decider = Arc<dyn Fn(&Tuple, &Cancel) -> Outcome + Send + Sync>;
 
 #[derive(Clone, Debug)]
 pub struct ExecOptions {
-    /// Tuples running at the same time (at least 1).
+    /// Engines computing at the same time (at least 1): tuples, and the second engines of
+    /// their portfolios when these take their cores from `cores`.
     pub jobs: usize,
+    /// The cores shared with the deciders' portfolios (`DecideOptions::cores`); none: a
+    /// budget of `jobs` cores of the batch's own.
+    pub cores: Option<Arc<CoreBudget>>,
     /// Wall-clock limit per tuple.
     pub timeout: Duration,
     pub fail_fast: bool,
@@ -38,11 +44,18 @@ pub struct ExecOptions {
     pub grace: Duration,
 }
 
+/// A tuple being decided, as the coordinating thread sees it.
 struct Running {
     index: usize,
     name: String,
     started: Instant,
-    cancel: Cancel,
+}
+
+/// What the lanes tell the coordinating thread.
+enum Event {
+    Started(usize, Instant),
+    /// A tuple's outcome (a deadline already noted in its reason).
+    Done(usize, Outcome),
 }
 
 fn internal_error(reason: UnknownReason) -> Outcome {
@@ -71,17 +84,47 @@ fn run_one(tuple: &Tuple, cancel: &Cancel, decide: &Decider) -> Outcome {
     outcome
 }
 
-/// Starts tuple `index` on a pooled engine worker; its outcome arrives on `tx`.
-fn spawn(
-    index: usize,
-    tuple: Arc<Tuple>,
-    cancel: Cancel,
+/// The tuples still to decide, by entry index, in the order lanes take them.
+type Queue = Arc<Mutex<VecDeque<(usize, Arc<Tuple>)>>>;
+
+/// What a lane needs to decide tuples: the queue it takes them from and where it says
+/// what it did.
+struct Lane {
+    queue: Queue,
+    cores: Arc<CoreBudget>,
+    /// The batch's token: cancelled on Ctrl-C and fail-fast; each tuple gets a child.
+    batch: Cancel,
+    timeout: Duration,
+    /// A violation stops the batch: no lane takes another tuple.
+    fail_fast: bool,
     decide: Decider,
-    tx: mpsc::Sender<(usize, Outcome)>,
-) {
-    workers::submit(Box::new(move || {
-        let _ = tx.send((index, run_one(&tuple, &cancel, &decide)));
-    }));
+    tx: mpsc::Sender<Event>,
+}
+
+impl Lane {
+    /// Decides tuples from the queue, one at a time on a core of the budget, until the
+    /// queue is empty or the batch stops. The lane takes its next tuple itself: a round
+    /// trip through the coordinating thread between tuples cost a thread wake-up each
+    /// (on these virtual machines up to milliseconds, as long as a short tuple).
+    fn run(self) {
+        loop {
+            let core = self.cores.take();
+            if self.batch.is_cancelled() {
+                return;
+            }
+            let next = self.queue.lock().unwrap_or_else(|e| e.into_inner()).pop_front();
+            let Some((index, tuple)) = next else { return };
+            let cancel = self.batch.with_timeout(self.timeout);
+            let _ = self.tx.send(Event::Started(index, Instant::now()));
+            let outcome = run_one(&tuple, &cancel, &self.decide);
+            drop(core);
+            let outcome = note_timeout(outcome, &cancel, self.timeout);
+            if self.fail_fast && matches!(outcome.verdict, Verdict::Violated { .. }) {
+                self.batch.cancel();
+            }
+            let _ = self.tx.send(Event::Done(index, outcome));
+        }
+    }
 }
 
 /// Makes sure an `unknown` caused by the deadline says so, whatever the engine wrote.
@@ -138,10 +181,11 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     }
     let mut queue: VecDeque<usize> = order.into_iter().map(|(_, i)| i).collect();
     let mut progress = Progress::new(opts.progress, queue.len());
-    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let (tx, rx) = mpsc::channel::<Event>();
     let mut running: Vec<Running> = Vec::new();
     let mut stopped: Option<(Stop, Instant)> = None;
-    let jobs = opts.jobs.max(1);
+    let cores = opts.cores.clone().unwrap_or_else(|| CoreBudget::new(opts.jobs));
+    let batch = root.child();
 
     // A single tuple with no progress bar to draw (`forex prove t.fe`, editors' and
     // scripts' usual call) is decided on this thread: handing it to a worker and its
@@ -151,39 +195,44 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     if queue.len() == 1 && !opts.progress {
         let i = queue.pop_front().expect("one entry");
         let (_, tuple, _) = todo[i].as_ref().expect("queued entries are todo");
-        let cancel = root.with_timeout(opts.timeout);
+        let cancel = batch.with_timeout(opts.timeout);
+        let _core = cores.take_anyway();
+        let started = Instant::now();
+        running.push(Running { index: i, name: tuple.name.clone(), started });
         let outcome = crate::stack::run_on_big_stack(crate::stack::ENGINE, || {
             run_one(tuple, &cancel, &decide)
         });
-        let _ = tx.send((i, outcome));
-        running.push(Running {
-            index: i,
-            name: tuple.name.clone(),
-            started: Instant::now(),
-            cancel,
-        });
+        let _ = tx.send(Event::Done(i, note_timeout(outcome, &cancel, opts.timeout)));
+    } else {
+        let shared: VecDeque<(usize, Arc<Tuple>)> = queue
+            .drain(..)
+            .map(|i| (i, todo[i].as_ref().expect("queued entries are todo").1.clone()))
+            .collect();
+        let lanes = opts.jobs.max(1).min(shared.len());
+        let shared = Arc::new(Mutex::new(shared));
+        for _ in 0..lanes {
+            let lane = Lane {
+                queue: shared.clone(),
+                cores: cores.clone(),
+                batch: batch.clone(),
+                timeout: opts.timeout,
+                fail_fast: opts.fail_fast,
+                decide: decide.clone(),
+                tx: tx.clone(),
+            };
+            workers::submit(Box::new(move || {
+                lane.run();
+                Box::new(|| ())
+            }));
+        }
     }
+    // Only the lanes hold senders now: the channel disconnects when they are all done.
+    drop(tx);
 
     loop {
         notice_interrupt(root, &mut stopped, &progress);
         if stopped.is_some() {
-            running.iter().for_each(|r| r.cancel.cancel());
-        } else {
-            while running.len() < jobs {
-                let Some(i) = queue.pop_front() else { break };
-                let (_, tuple, _) = todo[i].as_ref().expect("queued entries are todo");
-                let cancel = root.with_timeout(opts.timeout);
-                spawn(i, tuple.clone(), cancel.clone(), decide.clone(), tx.clone());
-                running.push(Running {
-                    index: i,
-                    name: tuple.name.clone(),
-                    started: Instant::now(),
-                    cancel,
-                });
-            }
-        }
-        if running.is_empty() {
-            break;
+            batch.cancel();
         }
         if let Some((_, at)) = stopped {
             if at.elapsed() > opts.grace {
@@ -194,27 +243,34 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
         let received = rx.recv_timeout(Duration::from_millis(100));
         // Before judging the outcome: it may be unknown only because of the Ctrl-C.
         notice_interrupt(root, &mut stopped, &progress);
-        if let Ok((i, outcome)) = received {
-            let pos = running.iter().position(|r| r.index == i).expect("a running tuple");
-            let job = running.swap_remove(pos);
-            let outcome = note_timeout(outcome, &job.cancel, opts.timeout);
-            // A tuple cut short by the stop did not finish: it is listed, not reported.
-            let cut_short = stopped.is_some() && !outcome.verdict.is_definitive();
-            if !cut_short {
-                progress.record(outcome.verdict.kind());
-                let violated = matches!(outcome.verdict, Verdict::Violated { .. });
-                let (file, tuple, expected) = todo[i].take().expect("a todo entry");
-                results[i] = Some(TupleResult {
-                    file,
-                    tuple: Some(tuple.name.clone()),
-                    loc: Some(tuple.loc),
-                    status: Status::Done(outcome),
-                    expected,
-                });
-                if violated && opts.fail_fast && stopped.is_none() {
-                    stopped = Some((Stop::FailFast, Instant::now()));
+        match received {
+            Ok(Event::Started(index, started)) => {
+                let name = todo[index].as_ref().map_or(String::new(), |(_, t, _)| t.name.clone());
+                running.push(Running { index, name, started });
+            }
+            Ok(Event::Done(i, outcome)) => {
+                running.retain(|r| r.index != i);
+                // A tuple cut short by the stop did not finish: it is listed, not reported.
+                let cut_short = stopped.is_some() && !outcome.verdict.is_definitive();
+                if !cut_short {
+                    progress.record(outcome.verdict.kind());
+                    let violated = matches!(outcome.verdict, Verdict::Violated { .. });
+                    let (file, tuple, expected) = todo[i].take().expect("a todo entry");
+                    results[i] = Some(TupleResult {
+                        file,
+                        tuple: Some(tuple.name.clone()),
+                        loc: Some(tuple.loc),
+                        status: Status::Done(outcome),
+                        expected,
+                    });
+                    if violated && opts.fail_fast && stopped.is_none() {
+                        stopped = Some((Stop::FailFast, Instant::now()));
+                    }
                 }
             }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            // Every lane is done.
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
         let longest =
             running.iter().min_by_key(|r| r.started).map(|r| (r.name.as_str(), r.started));
@@ -312,6 +368,7 @@ mod tests {
     fn opts(jobs: usize) -> ExecOptions {
         ExecOptions {
             jobs,
+            cores: None,
             timeout: Duration::from_secs(600),
             fail_fast: false,
             progress: false,

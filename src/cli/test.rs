@@ -141,6 +141,7 @@ pub fn main(args: TestArgs) -> i32 {
     let json = args.format == TestReportFormat::Json || args.diagnostics == Some(DiagArg::Json);
     let exec = ExecOptions {
         jobs: args.jobs.max(1),
+        cores: None,
         // The campaign stops itself at its budget; without --timeout the batch deadline
         // is only a backstop for a Z3 query that overruns it.
         timeout: timeout.unwrap_or(budget + BUDGET_BACKSTOP),

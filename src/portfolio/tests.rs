@@ -17,7 +17,7 @@ fn labelled_refuter_unknown(why: &str) -> Outcome {
 fn two_unknowns_stay_unknown_with_both_reasons() {
     let out = race(
         &Cancel::new(),
-        Duration::ZERO,
+        &Schedule::after(Duration::ZERO),
         |_| unknown(Engine::Prove, "no invariant found"),
         after_gate(|_| labelled_refuter_unknown("no counterexample up to 8")),
     );
@@ -32,7 +32,7 @@ fn two_unknowns_stay_unknown_with_both_reasons() {
 fn definitive_answer_wins_and_cancels_the_other() {
     let out = race(
         &Cancel::new(),
-        Duration::ZERO,
+        &Schedule::after(Duration::ZERO),
         |c| {
             // Runs until cancelled: the refuter's answer must stop it.
             while !c.is_cancelled() {
@@ -50,7 +50,7 @@ fn definitive_answer_wins_and_cancels_the_other() {
 fn the_first_definitive_answer_is_kept() {
     let out = race(
         &Cancel::new(),
-        Duration::ZERO,
+        &Schedule::after(Duration::ZERO),
         |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
         after_gate(|c| {
             while !c.is_cancelled() {
@@ -67,14 +67,14 @@ fn the_first_definitive_answer_is_kept() {
 fn a_panicking_engine_does_not_hide_the_other_answer() {
     let out = race(
         &Cancel::new(),
-        Duration::ZERO,
+        &Schedule::after(Duration::ZERO),
         |_| panic!("boom"),
         after_gate(|_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1)),
     );
     assert_eq!(out.engine, Engine::Refute);
     let out = race(
         &Cancel::new(),
-        Duration::ZERO,
+        &Schedule::after(Duration::ZERO),
         |_| unknown(Engine::Prove, "gave up"),
         after_gate(|_| panic!("boom")),
     );
@@ -88,7 +88,7 @@ fn parent_cancellation_reaches_both_engines() {
     parent.cancel();
     let out = race(
         &parent,
-        Duration::ZERO,
+        &Schedule::after(Duration::ZERO),
         |c| unknown(Engine::Prove, if c.is_cancelled() { "stopped" } else { "ran" }),
         after_gate(|c| unknown(Engine::Refute, if c.is_cancelled() { "stopped" } else { "ran" })),
     );
@@ -102,7 +102,7 @@ fn a_quick_first_answer_never_starts_the_second_engine() {
     static STARTED: AtomicBool = AtomicBool::new(false);
     let out = race(
         &Cancel::new(),
-        Duration::from_secs(60),
+        &Schedule::after(Duration::from_secs(60)),
         |_| outcome(Engine::Prove, Verdict::Verified { proof: Default::default() }, 1),
         after_gate(|_| {
             STARTED.store(true, Ordering::SeqCst);
@@ -120,7 +120,7 @@ fn the_second_engine_starts_as_soon_as_the_first_gives_up() {
     // With a 10-minute delay, this only finishes if giving up starts the refuter.
     let out = race(
         &Cancel::new(),
-        Duration::from_secs(600),
+        &Schedule::after(Duration::from_secs(600)),
         |_| unknown(Engine::Prove, "gave up"),
         after_gate(|_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1)),
     );
@@ -141,7 +141,7 @@ fn engine_names_parse_and_both_stays_an_alias() {
 fn three_unknowns_keep_every_reason_in_order() {
     let out = race(
         &Cancel::new(),
-        Duration::ZERO,
+        &Schedule::after(Duration::ZERO),
         |_| unknown(Engine::Prove, "no invariant found"),
         after_gate(|_| {
             combine_unknowns(vec![
@@ -181,7 +181,7 @@ fn the_second_engine_runs_inline_when_the_first_gives_up_early() {
     let here = std::thread::current().id();
     let out = race(
         &Cancel::new(),
-        Duration::from_secs(600),
+        &Schedule::after(Duration::from_secs(600)),
         |_| unknown(Engine::Prove, "gave up"),
         after_gate(move |_| {
             let inline = std::thread::current().id() == here;
@@ -221,7 +221,92 @@ fn the_gate_counts_only_cpu_time_since_the_race_began() {
         x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
     }
     let (_go, rx) = mpsc::channel();
-    let gate = Gate::new(rx, Duration::from_millis(30));
+    let gate = Gate::new(rx, Schedule::after(Duration::from_millis(30)));
     let used = gate.first_engine_cpu().expect("a thread CPU clock");
     assert!(used < Duration::from_millis(20), "{used:?} counted from before the race");
+}
+
+/// A first engine that spins for `ms` of CPU time, then gives up.
+fn busy_prover(ms: u64) -> impl FnOnce(&Cancel) -> Outcome {
+    move |c| {
+        let t = Instant::now();
+        let mut x = 0u64;
+        while t.elapsed() < Duration::from_millis(ms) && !c.is_cancelled() {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+        }
+        unknown(Engine::Prove, "gave up")
+    }
+}
+
+/// Where the second engine ran and whether it had a core of the budget.
+fn second_engine_report(budget: Arc<CoreBudget>) -> impl FnOnce(&Cancel, &Gate) -> Outcome {
+    let here = std::thread::current().id();
+    after_gate(move |_| {
+        let place = if std::thread::current().id() == here { "inline" } else { "worker" };
+        unknown(Engine::Refute, &format!("{place} with {} busy", budget.busy()))
+    })
+}
+
+fn reason_text(out: &Outcome) -> String {
+    match &out.verdict {
+        Verdict::Unknown { reason } => reason.to_string(),
+        other => panic!("not unknown: {other:?}"),
+    }
+}
+
+/// `--jobs`: a free core lets the second engine start at the delay, beside the prover.
+#[test]
+fn a_free_core_starts_the_second_engine_at_the_delay() {
+    let budget = CoreBudget::new(2);
+    let _tuple = budget.try_take().expect("the tuple's own core");
+    let schedule = Schedule {
+        delay: Duration::from_millis(5),
+        patience: Duration::from_secs(600),
+        cores: Some(budget.clone()),
+    };
+    let out =
+        race(&Cancel::new(), &schedule, busy_prover(400), second_engine_report(budget.clone()));
+    assert!(reason_text(&out).contains("refuter: worker with 2 busy"), "{}", reason_text(&out));
+}
+
+/// On a full budget the second engine waits for the prover: here the prover gives up
+/// first, and the second engine runs after it on the same thread and core.
+#[test]
+fn a_full_budget_keeps_the_second_engine_waiting() {
+    let budget = CoreBudget::new(1);
+    let _tuple = budget.try_take().expect("the tuple's own core");
+    let schedule = Schedule {
+        delay: Duration::from_millis(5),
+        patience: Duration::from_secs(600),
+        cores: Some(budget.clone()),
+    };
+    let out =
+        race(&Cancel::new(), &schedule, busy_prover(150), second_engine_report(budget.clone()));
+    assert!(reason_text(&out).contains("refuter: inline with 1 busy"), "{}", reason_text(&out));
+}
+
+/// ... until the prover has run for the patience: then it starts over the budget.
+#[test]
+fn patience_starts_the_second_engine_over_a_full_budget() {
+    let budget = CoreBudget::new(1);
+    let _tuple = budget.try_take().expect("the tuple's own core");
+    let schedule = Schedule {
+        delay: Duration::from_millis(5),
+        patience: Duration::from_millis(40),
+        cores: Some(budget.clone()),
+    };
+    let out =
+        race(&Cancel::new(), &schedule, busy_prover(600), second_engine_report(budget.clone()));
+    assert!(reason_text(&out).contains("refuter: worker with 2 busy"), "{}", reason_text(&out));
+    // Its core was given back when it finished.
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(budget.busy(), 1);
+}
+
+#[test]
+fn patience_is_at_most_a_quarter_of_the_timeout_and_at_least_the_delay() {
+    let opts = DecideOptions { timeout: Duration::from_secs(2), ..DecideOptions::default() };
+    assert_eq!(opts.schedule().patience, Duration::from_millis(500));
+    let opts = DecideOptions { timeout: Duration::from_millis(40), ..DecideOptions::default() };
+    assert_eq!(opts.schedule().patience, opts.delay);
 }
