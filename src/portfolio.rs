@@ -448,7 +448,7 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Runs one engine under `cancel`, turning a panic into `unknown`. A panic once `cancel`
 /// fired is the stop, not a fault: Z3 calls other than checks (`simplify`) return null
-/// when interrupted, and the z3 crate panics on that.
+/// when interrupted, and the z3 crate panics on that; likewise once memory ran out.
 fn guarded(engine: Engine, cancel: &Cancel, f: impl FnOnce() -> Outcome) -> Outcome {
     let start = Instant::now();
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
@@ -457,6 +457,9 @@ fn guarded(engine: Engine, cancel: &Cancel, f: impl FnOnce() -> Outcome) -> Outc
             UnknownReason::Cancelled("the time limit was reached".into())
         } else if cancel.is_cancelled() {
             UnknownReason::Cancelled("cancelled".into())
+        } else if crate::smt::memory::out_of_memory() {
+            // Z3 calls other than checks return no object when memory runs out.
+            UnknownReason::MemoryOut(crate::smt::session::Why::MemoryOut.to_string())
         } else {
             UnknownReason::EnginePanic(format!("internal error (panic: {msg})"))
         };

@@ -18,11 +18,37 @@ pub const ENGINE: usize = 64 << 20;
 
 /// Runs `f` on a stack of at least `size` bytes, on the calling thread. A panic in `f`
 /// reaches the caller as usual (it is carried across the stack switch, never unwound
-/// through it).
+/// through it). Where the stack cannot be mapped (an address-space limit, `ulimit -v`),
+/// `f` runs on the current stack: the depth limits of the front end and the IR keep
+/// that safe in optimised builds.
 pub fn run_on_big_stack<R>(size: usize, f: impl FnOnce() -> R) -> R {
+    if !can_map(size) {
+        return f();
+    }
     match stacker::grow(size, || catch_unwind(AssertUnwindSafe(f))) {
         Ok(r) => r,
         Err(panic) => resume_unwind(panic),
+    }
+}
+
+/// Whether `size` bytes of address space can be mapped now (`stacker` panics when its
+/// mapping fails; this asks first).
+fn can_map(size: usize) -> bool {
+    // SAFETY: an anonymous, inaccessible mapping that nothing refers to, unmapped at once.
+    unsafe {
+        let p = libc::mmap(
+            std::ptr::null_mut(),
+            size,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+            -1,
+            0,
+        );
+        if p == libc::MAP_FAILED {
+            return false;
+        }
+        libc::munmap(p, size);
+        true
     }
 }
 
@@ -44,6 +70,13 @@ mod tests {
     #[test]
     fn deep_recursion_fits() {
         assert_eq!(run_on_big_stack(PARSE, || depth(200_000)), 200_000);
+    }
+
+    /// An address space too small for the stack: `f` still runs, on the current stack.
+    #[test]
+    fn an_unmappable_stack_runs_here() {
+        assert!(!can_map(usize::MAX / 2));
+        assert!(can_map(PARSE));
     }
 
     #[test]

@@ -178,7 +178,7 @@ pub fn main() -> i32 {
     };
     // Before any thread or Z3 context exists: Z3's global parameters are not safe to
     // change while other threads use Z3.
-    crate::smt::session::ensure_memory_limit();
+    crate::smt::memory::ensure_ceiling();
     let _ = COLOR.set(color_choice(cli.color));
     match cli.command {
         Command::Check(args) => check::main(args),

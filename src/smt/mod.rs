@@ -3,5 +3,6 @@
 
 pub mod encode;
 pub mod incremental;
+pub mod memory;
 pub mod query;
 pub mod session;

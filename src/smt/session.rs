@@ -14,7 +14,6 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
 use std::time::Duration;
 use z3::ast::Bool;
 use z3::{SatResult, Solver};
@@ -47,7 +46,7 @@ pub enum Why {
     Timeout,
     /// The caller's token was cancelled (portfolio race lost, Ctrl-C, fail-fast).
     Cancelled,
-    /// Z3 reached the process's memory ceiling ([`set_memory_limit_mb`]).
+    /// Z3 reached the process's memory ceiling ([`super::memory`]).
     MemoryOut,
     /// Z3 answered unknown by itself (incompleteness, resource limit); Z3's own words.
     Solver(String),
@@ -87,47 +86,6 @@ impl Sat {
     }
     pub fn is_unsat(&self) -> bool {
         matches!(self, Sat::Unsat)
-    }
-}
-
-/// Default memory ceiling for Z3 when none was set: three quarters of physical memory.
-fn default_memory_mb() -> u64 {
-    // SAFETY: plain libc queries without pointers.
-    let (pages, size) =
-        unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
-    if pages <= 0 || size <= 0 {
-        return 8 * 1024;
-    }
-    (pages as u64).saturating_mul(size as u64) / (1024 * 1024) * 3 / 4
-}
-
-static MEMORY_LIMIT: OnceLock<u64> = OnceLock::new();
-
-/// The smallest ceiling accepted (MB).
-const MIN_MEMORY_MB: u64 = 64;
-
-/// Sets Z3's memory ceiling (MB), once per process; later calls are ignored. Call it
-/// before any other thread uses Z3 (the CLI does, first thing): Z3's global parameters
-/// are not safe to change while other threads run Z3. Past the ceiling Z3 stops the running call, and a check answers
-/// [`Why::MemoryOut`] instead of the process aborting. Z3 counts memory per process, so
-/// the ceiling bounds all tuples running at once together.
-pub fn set_memory_limit_mb(mb: u64) {
-    // Below a few dozen MB Z3 cannot even create a context, and the z3 crate panics
-    // where no engine can catch it (measured: 12 MB fails, 20 MB works).
-    let mb = mb.max(MIN_MEMORY_MB);
-    MEMORY_LIMIT.get_or_init(|| {
-        z3::set_global_param("memory_max_size", &mb.to_string());
-        mb
-    });
-}
-
-/// Installs the ceiling unless one was set: the
-/// `FOREX_Z3_MEMORY_MB` environment variable if it holds a number, otherwise three
-/// quarters of physical memory.
-pub fn ensure_memory_limit() {
-    if MEMORY_LIMIT.get().is_none() {
-        let from_env = std::env::var("FOREX_Z3_MEMORY_MB").ok().and_then(|v| v.trim().parse().ok());
-        set_memory_limit_mb(from_env.unwrap_or_else(default_memory_mb));
     }
 }
 
@@ -282,8 +240,11 @@ fn watched(
         SatResult::Unsat => Sat::Unsat,
         SatResult::Unknown => {
             let why = why();
-            // Z3 reports running into its memory ceiling only in this text.
-            if why.contains("memory") {
+            // Z3's counter says whether its allocations reached the watermark; Z3's own
+            // reason codes say so after it gave the memory back ("memout": an engine
+            // stopped at the watermark; "out of memory": an allocation failed).
+            let memory = why == "memout" || why == "out of memory";
+            if memory || super::memory::out_of_memory() {
                 Sat::Unknown(Why::MemoryOut)
             } else if cancel.is_cancelled() {
                 Sat::Unknown(stopped(cancel))

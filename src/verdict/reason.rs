@@ -38,6 +38,8 @@ pub enum UnknownReason {
     Unsupported(String),
     /// The engine panicked; the panic was caught.
     EnginePanic(String),
+    /// Z3 ran out of memory: its ceiling, or the process's address-space limit.
+    MemoryOut(String),
     /// Something else went wrong inside forex (a thread could not start, a model could
     /// not be read).
     Internal(String),
@@ -64,6 +66,7 @@ impl UnknownReason {
             UnknownReason::ReplayFailed(_) => "replay_failed",
             UnknownReason::Unsupported(_) => "unsupported",
             UnknownReason::EnginePanic(_) => "engine_panic",
+            UnknownReason::MemoryOut(_) => "memory_out",
             UnknownReason::Internal(_) => "internal",
             UnknownReason::From { reason, .. } => reason.kind(),
             UnknownReason::Combined(_) => "combined",
@@ -130,6 +133,7 @@ impl fmt::Display for UnknownReason {
             | UnknownReason::ReplayFailed(s)
             | UnknownReason::Unsupported(s)
             | UnknownReason::EnginePanic(s)
+            | UnknownReason::MemoryOut(s)
             | UnknownReason::Internal(s) => f.write_str(s),
             UnknownReason::From { engine, reason } => {
                 write!(f, "{}: {reason}", engine_label(*engine))

@@ -109,3 +109,61 @@ fn dump_smt_covers_the_reactive_refuter() {
     assert_eq!(verdict, "violated");
     assert!(names.iter().any(|n| n.starts_with("gni_refute_")), "{names:?}");
 }
+
+/// `forex prove` on the memory-hungry `div64.fe`, with `setup` applied to the command:
+/// exit code, verdict and reason.
+fn under_memory_limit(setup: impl FnOnce(&mut std::process::Command)) -> (Option<i32>, Value) {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("forex"));
+    cmd.args(["prove", "--format", "json", "--timeout", "30", "tests/inputs/limits/div64.fe"]);
+    setup(&mut cmd);
+    let out = cmd.output().expect("forex runs");
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON report ({e}; status {:?}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code(), report)
+}
+
+fn assert_memory_out(code: Option<i32>, report: &Value) {
+    // A signal (a crash, an abort) has no exit code.
+    assert_eq!(code, Some(2), "{report}");
+    let r = only_result(report);
+    assert_eq!(r["verdict"], "unknown", "{report}");
+    let reason = r["reason"].as_str().expect("a reason");
+    assert!(reason.contains("Z3 ran out of memory"), "{reason}");
+}
+
+/// Z3's own ceiling (`FOREX_Z3_MEMORY_MB`): reaching it is `unknown` with the reason,
+/// for every engine running at the time, never a crash.
+#[test]
+fn a_small_memory_ceiling_ends_in_unknown_not_a_crash() {
+    let (code, report) = under_memory_limit(|cmd| {
+        cmd.env("FOREX_Z3_MEMORY_MB", "100");
+    });
+    assert_memory_out(code, &report);
+}
+
+/// An address-space limit (`ulimit -v`, 1 GB) below what Z3 would use: the default
+/// ceiling is derived from it, so Z3 stops before an allocation fails (Z3 4.8.12 crashed
+/// with a segmentation fault when its allocations failed first).
+#[cfg(unix)]
+#[test]
+fn an_address_space_limit_ends_in_unknown_not_a_crash() {
+    use std::os::unix::process::CommandExt;
+    let (code, report) = under_memory_limit(|cmd| {
+        // SAFETY: only setrlimit, async-signal-safe, between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                let limit = libc::rlimit { rlim_cur: 1 << 30, rlim_max: 1 << 30 };
+                if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    });
+    assert_memory_out(code, &report);
+}
