@@ -85,7 +85,7 @@ impl Default for DecideOptions {
             test: TestOptions { budget: Duration::from_secs(1), ..TestOptions::default() },
             burst: Duration::from_millis(25),
             delay: Duration::from_millis(30),
-            patience: Duration::from_secs(1),
+            patience: Duration::from_millis(200),
             cores: None,
         }
     }

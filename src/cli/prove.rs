@@ -52,7 +52,7 @@ pub struct ProveArgs {
     /// Cores to use: at most N engines compute at once, counting each tuple's prover and
     /// the second engines of its portfolio (default: number of cores). With a free core
     /// the refuter and tester start beside a prover that has run 30 ms; on a full budget
-    /// they wait until it has run 1 s (at most a quarter of --timeout) or gave up.
+    /// they wait until it has run 200 ms (at most a quarter of --timeout) or gave up.
     #[arg(long, short)]
     pub jobs: Option<usize>,
     /// Report format on stdout.

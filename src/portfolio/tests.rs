@@ -305,8 +305,9 @@ fn patience_starts_the_second_engine_over_a_full_budget() {
 
 #[test]
 fn patience_is_at_most_a_quarter_of_the_timeout_and_at_least_the_delay() {
-    let opts = DecideOptions { timeout: Duration::from_secs(2), ..DecideOptions::default() };
-    assert_eq!(opts.schedule().patience, Duration::from_millis(500));
+    let opts = DecideOptions { timeout: Duration::from_millis(400), ..DecideOptions::default() };
+    assert_eq!(opts.schedule().patience, Duration::from_millis(100));
+    assert_eq!(DecideOptions::default().schedule().patience, Duration::from_millis(200));
     let opts = DecideOptions { timeout: Duration::from_millis(40), ..DecideOptions::default() };
     assert_eq!(opts.schedule().patience, opts.delay);
 }
