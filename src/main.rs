@@ -18,5 +18,13 @@ static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 pub static MALLOC_CONF: &[u8; 31] = b"thp:always,metadata_thp:always\0";
 
 fn main() {
-    std::process::exit(forex::cli::main());
+    let code = forex::cli::main();
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // The report is written and flushed. `_exit` skips the C++ static destructors of
+    // libz3 (and jemalloc's): they cost 0.5–2 ms per run (median 14.1 -> 12.0 ms on a
+    // one-tuple file), and could run while a cancelled engine thread is still inside Z3.
+    // SAFETY: ends the process; nothing is left to flush or close.
+    unsafe { libc::_exit(code) }
 }
