@@ -38,6 +38,22 @@ impl IncrementalSolver {
         self.ctx.get_z3_context()
     }
 
+    /// Bounds each later check to `units` of Z3's deterministic resource count (`rlimit`;
+    /// 0: no bound).
+    pub fn set_rlimit(&self, units: u32) {
+        // SAFETY: a live solver; the params object is made, used and released here.
+        unsafe {
+            let Some(p) = Z3_mk_params(self.c()) else { return };
+            Z3_params_inc_ref(self.c(), p);
+            let name = std::ffi::CString::new("rlimit").expect("no NUL");
+            if let Some(key) = Z3_mk_string_symbol(self.c(), name.as_ptr()) {
+                Z3_params_set_uint(self.c(), p, key, units);
+                Z3_solver_set_params(self.c(), self.raw, p);
+            }
+            Z3_params_dec_ref(self.c(), p);
+        }
+    }
+
     pub fn push(&self) {
         // SAFETY: a live solver of this context.
         unsafe { Z3_solver_push(self.c(), self.raw) }

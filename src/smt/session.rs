@@ -293,6 +293,23 @@ impl Session {
         &self.cancel
     }
 
+    /// [`Session::check_scoped`] within `units` of Z3's deterministic resource count
+    /// (`rlimit`) instead of a time limit: for short tries, which the interrupt watch
+    /// (one look every `interrupt::PERIOD`) cannot end within a few milliseconds.
+    pub fn check_scoped_within(&mut self, phi: &Bool, units: u32) -> Sat {
+        if self.solver.is_none() {
+            self.solver = IncrementalSolver::new();
+        }
+        if let Some(s) = self.solver.as_ref() {
+            s.set_rlimit(units);
+        }
+        let r = self.check_scoped(phi, None);
+        if let Some(s) = self.solver.as_ref() {
+            s.set_rlimit(0);
+        }
+        r
+    }
+
     /// Checks `phi` alone in its own scope of the session solver.
     pub fn check_scoped(&mut self, phi: &Bool, limit: Option<Duration>) -> Sat {
         if self.cancel.is_cancelled() {
