@@ -246,6 +246,12 @@ pub fn forall_reaches(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> 
 /// formula (most queries end within them, or are unsat and need the whole formula).
 const FIRST_ROUNDS: usize = 8;
 
+/// Rounds before a short QSAT try ([`QUICK_QSAT`]): where the ∃ witness is a function of
+/// the ∀ values, rounds never converge, and on small queries QSAT answers in a few
+/// milliseconds (hyena0's ORHLE files: 2–9 ms after 8 fruitless rounds of ~0.5 ms).
+const QUICK_ROUNDS: usize = 3;
+const QUICK_QSAT: Duration = Duration::from_millis(15);
+
 /// Decides `∃ outer. base ∧ ∀ inner. body` and returns a model of the outer unknowns.
 ///
 /// Counterexample-guided: a candidate for the outer unknowns from the instantiations
@@ -279,18 +285,27 @@ fn exists_forall(
     let mut rounds =
         Rounds { candidates, refuter: crate::smt::session::solver(), body, outer, inner };
     rounds.refuter.assert(body.not());
-    if let Some(done) = rounds.run(FIRST_ROUNDS, None, cancel) {
-        return done;
-    }
     let bound: Vec<&dyn Ast> = inner.iter().map(|k| k as &dyn Ast).collect();
     let quantified = z3::ast::forall_const(&bound, &[], body);
+    let int_or_bool = outer.iter().chain(inner).all(is_int_or_bool);
+    if let Some(done) = rounds.run(QUICK_ROUNDS, None, cancel) {
+        return done;
+    }
+    if int_or_bool {
+        if let Some(done) = qsat(base, &quantified, QUICK_QSAT, cancel) {
+            return done;
+        }
+    }
+    if let Some(done) = rounds.run(FIRST_ROUNDS - QUICK_ROUNDS, None, cancel) {
+        return done;
+    }
     // Where an ∃ witness is a function of the ∀ values (x = 2·b + 1), instantiating
     // with points never converges. Z3's QSAT tactic (model-based projection) decides
     // ∃∀ linear integer arithmetic; its models are replayed like any other. Bounded,
     // and interleaved with more rounds: a short try first, since where it does not
     // answer within half a second the rounds often do (a rare counterexample among many
     // candidates), then a longer one, then rounds until the time limit.
-    if outer.iter().chain(inner).all(is_int_or_bool) {
+    if int_or_bool {
         for (qsat_limit, rounds_budget) in QSAT_SCHEDULE {
             if let Some(done) = qsat(base, &quantified, qsat_limit, cancel) {
                 return done;
