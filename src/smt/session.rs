@@ -219,6 +219,35 @@ pub fn check(
     watched(cancel, limit, run, why)
 }
 
+/// [`check`] for an [`IncrementalSolver`] (one SMT kernel kept across checks).
+pub fn check_incremental(
+    solver: &IncrementalSolver,
+    assumptions: &[Bool],
+    cancel: &Cancel,
+    limit: Option<Duration>,
+) -> Sat {
+    if cancel.is_cancelled() {
+        return Sat::Unknown(stopped(cancel));
+    }
+    let _ = DUMP.try_with(|t| {
+        if let Some(d) = t.borrow().as_ref() {
+            let copy = self::solver();
+            for a in solver.assertions() {
+                copy.assert(&a);
+            }
+            d.write(&copy, assumptions);
+        }
+    });
+    let run = || {
+        if assumptions.is_empty() {
+            solver.check()
+        } else {
+            solver.check_assumptions(assumptions)
+        }
+    };
+    watched(cancel, limit, run, || solver.reason_unknown())
+}
+
 /// Runs one check under the interrupt watch with `cancel` and the query's own `limit`;
 /// `why` is Z3's reason when the answer is unknown.
 fn watched(
