@@ -26,9 +26,16 @@ if os.environ.get("YICES_DIR"):
     os.environ["PATH"] = os.environ["YICES_DIR"] + os.pathsep + os.environ["PATH"]
 
 
-def timed(cmd):
+def timed(cmd, limit=None):
+    """Wall time and result of `cmd`; past `limit` seconds it is killed (no `timeout`
+    wrapper: its own process start would count against only one of the tools)."""
     start = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired as e:
+        p = subprocess.CompletedProcess(cmd, 124, e.stdout or "", e.stderr or "")
+        if isinstance(p.stdout, bytes):
+            p.stdout = p.stdout.decode(errors="replace")
     return time.perf_counter() - start, p
 
 
@@ -36,7 +43,7 @@ rows = []
 for f in sorted(glob.glob(os.path.join(orhle, "*", "*"))):
     hy, fx = [], []
     for _ in range(runs):
-        t, hp = timed(["timeout", "10", hyena0, f])
+        t, hp = timed([hyena0, f], limit=10)
         hy.append(t)
         t, fp = timed([forex, "prove", "-q", "--timeout", "10", "--format", "json", f])
         fx.append(t)
