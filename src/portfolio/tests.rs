@@ -215,11 +215,7 @@ fn a_panic_under_a_stopped_token_is_the_stop_not_a_fault() {
 /// after the first few, and short batches ran a second engine beside every proof).
 #[test]
 fn the_gate_counts_only_cpu_time_since_the_race_began() {
-    let t = Instant::now();
-    let mut x = 0u64;
-    while t.elapsed() < Duration::from_millis(60) {
-        x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
-    }
+    busy_prover(60)(&Cancel::new());
     let (_go, rx) = mpsc::channel();
     let gate = Gate::new(rx, Schedule::after(Duration::from_millis(30)));
     let used = gate.first_engine_cpu().expect("a thread CPU clock");
@@ -247,6 +243,27 @@ fn second_engine_report(budget: Arc<CoreBudget>) -> impl FnOnce(&Cancel, &Gate) 
     })
 }
 
+/// Races [`busy_prover`]`(prover_ms)` against [`second_engine_report`] with a 5 ms delay
+/// and `patience`, on a budget of `cores` of which the tuple holds one (returned with the
+/// budget, still held), and gives the outcome's reason.
+fn race_on_budget(
+    cores: usize,
+    patience: Duration,
+    prover_ms: u64,
+) -> (Arc<CoreBudget>, Core, String) {
+    let budget = CoreBudget::new(cores);
+    let tuple = budget.try_take().expect("the tuple's own core");
+    let schedule =
+        Schedule { delay: Duration::from_millis(5), patience, cores: Some(budget.clone()) };
+    let out = race(
+        &Cancel::new(),
+        &schedule,
+        busy_prover(prover_ms),
+        second_engine_report(budget.clone()),
+    );
+    (budget, tuple, reason_text(&out))
+}
+
 fn reason_text(out: &Outcome) -> String {
     match &out.verdict {
         Verdict::Unknown { reason } => reason.to_string(),
@@ -257,47 +274,23 @@ fn reason_text(out: &Outcome) -> String {
 /// `--jobs`: a free core lets the second engine start at the delay, beside the prover.
 #[test]
 fn a_free_core_starts_the_second_engine_at_the_delay() {
-    let budget = CoreBudget::new(2);
-    let _tuple = budget.try_take().expect("the tuple's own core");
-    let schedule = Schedule {
-        delay: Duration::from_millis(5),
-        patience: Duration::from_secs(600),
-        cores: Some(budget.clone()),
-    };
-    let out =
-        race(&Cancel::new(), &schedule, busy_prover(400), second_engine_report(budget.clone()));
-    assert!(reason_text(&out).contains("refuter: worker with 2 busy"), "{}", reason_text(&out));
+    let (_, _tuple, reason) = race_on_budget(2, Duration::from_secs(600), 400);
+    assert!(reason.contains("refuter: worker with 2 busy"), "{reason}");
 }
 
 /// On a full budget the second engine waits for the prover: here the prover gives up
 /// first, and the second engine runs after it on the same thread and core.
 #[test]
 fn a_full_budget_keeps_the_second_engine_waiting() {
-    let budget = CoreBudget::new(1);
-    let _tuple = budget.try_take().expect("the tuple's own core");
-    let schedule = Schedule {
-        delay: Duration::from_millis(5),
-        patience: Duration::from_secs(600),
-        cores: Some(budget.clone()),
-    };
-    let out =
-        race(&Cancel::new(), &schedule, busy_prover(150), second_engine_report(budget.clone()));
-    assert!(reason_text(&out).contains("refuter: inline with 1 busy"), "{}", reason_text(&out));
+    let (_, _tuple, reason) = race_on_budget(1, Duration::from_secs(600), 150);
+    assert!(reason.contains("refuter: inline with 1 busy"), "{reason}");
 }
 
 /// ... until the prover has run for the patience: then it starts over the budget.
 #[test]
 fn patience_starts_the_second_engine_over_a_full_budget() {
-    let budget = CoreBudget::new(1);
-    let _tuple = budget.try_take().expect("the tuple's own core");
-    let schedule = Schedule {
-        delay: Duration::from_millis(5),
-        patience: Duration::from_millis(40),
-        cores: Some(budget.clone()),
-    };
-    let out =
-        race(&Cancel::new(), &schedule, busy_prover(600), second_engine_report(budget.clone()));
-    assert!(reason_text(&out).contains("refuter: worker with 2 busy"), "{}", reason_text(&out));
+    let (budget, _tuple, reason) = race_on_budget(1, Duration::from_millis(40), 600);
+    assert!(reason.contains("refuter: worker with 2 busy"), "{reason}");
     // Its core was given back when it finished.
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(budget.busy(), 1);

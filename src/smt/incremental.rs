@@ -72,11 +72,7 @@ impl IncrementalSolver {
 
     pub fn check(&self) -> SatResult {
         // SAFETY: a live solver of this context.
-        match unsafe { Z3_solver_check(self.c(), self.raw) } {
-            Z3_L_TRUE => SatResult::Sat,
-            Z3_L_FALSE => SatResult::Unsat,
-            _ => SatResult::Unknown,
-        }
+        sat_result(unsafe { Z3_solver_check(self.c(), self.raw) })
     }
 
     /// Checks the assertions together with `assumptions` (literals that hold for this
@@ -85,14 +81,9 @@ impl IncrementalSolver {
         let raw: Vec<Z3_ast> = assumptions.iter().map(|a| a.get_z3_ast()).collect();
         // SAFETY: a live solver; `raw` holds terms of this context, kept alive by
         // `assumptions` for the call.
-        let r = unsafe {
+        sat_result(unsafe {
             Z3_solver_check_assumptions(self.c(), self.raw, raw.len() as u32, raw.as_ptr())
-        };
-        match r {
-            Z3_L_TRUE => SatResult::Sat,
-            Z3_L_FALSE => SatResult::Unsat,
-            _ => SatResult::Unknown,
-        }
+        })
     }
 
     /// The model of the last check, when it answered sat.
@@ -134,6 +125,14 @@ impl IncrementalSolver {
             }
             std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned()
         }
+    }
+}
+
+fn sat_result(r: Z3_lbool) -> SatResult {
+    match r {
+        Z3_L_TRUE => SatResult::Sat,
+        Z3_L_FALSE => SatResult::Unsat,
+        _ => SatResult::Unknown,
     }
 }
 

@@ -248,8 +248,6 @@ impl QueryEngine {
                 Sat::Unknown(Why::MemoryOut) => return Answer::Unknown(Why::MemoryOut),
                 Sat::Unknown(_) => {}
             }
-        }
-        if use_qe {
             let quick = budget.min(QE_SLICE);
             let solver = qe_then_smt();
             solver.assert(assertion);

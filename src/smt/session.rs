@@ -144,22 +144,28 @@ pub fn engine_scope(
     EngineScope { _dump: dump_scope(dump, tuple, engine), _watch: crate::interrupt::watch(cancel) }
 }
 
-fn dump(solver: &Solver, assumptions: &[Bool]) {
+/// Runs `write` with this thread's dump, while a [`DumpScope`] is in force.
+fn with_dump(write: impl FnOnce(&Dump)) {
     let _ = DUMP.try_with(|t| {
         if let Some(d) = t.borrow().as_ref() {
-            d.write(solver, assumptions);
+            write(d);
         }
     });
 }
 
-/// Dumps a check of `phi` alone (the session's scoped checks).
-fn dump_formula(phi: &Bool) {
-    let _ = DUMP.try_with(|t| {
-        if let Some(d) = t.borrow().as_ref() {
-            let s = solver();
+fn dump(solver: &Solver, assumptions: &[Bool]) {
+    with_dump(|d| d.write(solver, assumptions));
+}
+
+/// Dumps a check of `formulas` (read only when dumping) with `assumptions`: the
+/// incremental kernels' checks, whose assertions are copied to a solver the dump prints.
+fn dump_formulas(formulas: impl FnOnce() -> Vec<Bool>, assumptions: &[Bool]) {
+    with_dump(|d| {
+        let s = solver();
+        for phi in formulas() {
             s.assert(phi);
-            d.write(&s, &[]);
         }
+        d.write(&s, assumptions);
     });
 }
 
@@ -229,23 +235,9 @@ pub fn check_incremental(
     if cancel.is_cancelled() {
         return Sat::Unknown(stopped(cancel));
     }
-    let _ = DUMP.try_with(|t| {
-        if let Some(d) = t.borrow().as_ref() {
-            let copy = self::solver();
-            for a in solver.assertions() {
-                copy.assert(&a);
-            }
-            d.write(&copy, assumptions);
-        }
-    });
-    let run = || {
-        if assumptions.is_empty() {
-            solver.check()
-        } else {
-            solver.check_assumptions(assumptions)
-        }
-    };
-    watched(cancel, limit, run, || solver.reason_unknown())
+    dump_formulas(|| solver.assertions(), assumptions);
+    // No assumptions: Z3's `check_assumptions` with none is its `check`.
+    watched(cancel, limit, || solver.check_assumptions(assumptions), || solver.reason_unknown())
 }
 
 /// Runs one check under the interrupt watch with `cancel` and the query's own `limit`;
@@ -326,10 +318,7 @@ impl Session {
     /// (`rlimit`) instead of a time limit: for short tries, which the interrupt watch
     /// (one look every `interrupt::PERIOD`) cannot end within a few milliseconds.
     pub fn check_scoped_within(&mut self, phi: &Bool, units: u32) -> Sat {
-        if self.solver.is_none() {
-            self.solver = IncrementalSolver::new();
-        }
-        if let Some(s) = self.solver.as_ref() {
+        if let Some(s) = self.kernel() {
             s.set_rlimit(units);
         }
         let r = self.check_scoped(phi, None);
@@ -339,20 +328,26 @@ impl Session {
         r
     }
 
+    /// The session's kernel, made at first use (`None`: Z3 could not make one).
+    fn kernel(&mut self) -> Option<&IncrementalSolver> {
+        if self.solver.is_none() {
+            self.solver = IncrementalSolver::new();
+        }
+        self.solver.as_ref()
+    }
+
     /// Checks `phi` alone in its own scope of the session solver.
     pub fn check_scoped(&mut self, phi: &Bool, limit: Option<Duration>) -> Sat {
         if self.cancel.is_cancelled() {
             return Sat::Unknown(stopped(&self.cancel));
         }
-        if self.solver.is_none() {
-            self.solver = IncrementalSolver::new();
-        }
+        self.kernel();
         let Some(solver) = self.solver.as_ref() else {
             // Z3 could not even make a solver: only memory runs out that way.
             return Sat::Unknown(Why::MemoryOut);
         };
         self.stats.queries += 1;
-        dump_formula(phi);
+        dump_formulas(|| vec![phi.clone()], &[]);
         solver.push();
         solver.assert(phi);
         let r = watched(&self.cancel, limit, || solver.check(), || solver.reason_unknown());
