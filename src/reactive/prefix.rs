@@ -299,9 +299,12 @@ fn exists_forall(
         let r = check(&candidates, cancel);
         return (r, candidates.get_model().map(AnyModel::Z3));
     }
-    let mut rounds = Rounds::new(candidates, body, outer, inner);
     let bound: Vec<&dyn Ast> = inner.iter().map(|k| k as &dyn Ast).collect();
     let quantified = z3::ast::forall_const(&bound, &[], body);
+    if let Some(done) = eliminated(&candidates, &quantified, cancel) {
+        return done;
+    }
+    let mut rounds = Rounds::new(candidates, body, outer, inner);
     let int_or_bool = outer.iter().chain(inner).all(is_int_or_bool);
     if let Some(done) = rounds.run(QUICK_ROUNDS, None, cancel) {
         return done;
@@ -335,6 +338,29 @@ fn exists_forall(
     rounds.candidates.assert(&quantified);
     let r = check(&rounds.candidates, cancel);
     (r, rounds.candidates.get_model().map(AnyModel::Z3))
+}
+
+/// `base ∧ quantified` without quantifiers, when Z3's light quantifier elimination
+/// (`crate::smt::query::eliminate_light`) removes them all: most ∃ choices are fixed by
+/// equalities with ∀ values, and one quantifier-free check then answers the query.
+fn eliminated(
+    base: &Solver,
+    quantified: &Bool,
+    cancel: &Cancel,
+) -> Option<(SatResult, Option<AnyModel>)> {
+    let light = crate::smt::query::eliminate_light(quantified)?;
+    if crate::smt::query::free_constants(&light).1 {
+        return None;
+    }
+    base.push();
+    base.assert(&light);
+    let answer = check(base, cancel);
+    let model = (answer == SatResult::Sat).then(|| base.get_model().map(AnyModel::Z3)).flatten();
+    base.pop(1);
+    match answer {
+        SatResult::Unknown if !cancel.is_cancelled() => None,
+        _ => Some((answer, model)),
+    }
 }
 
 /// The QSAT tries of [`exists_forall`]: each one's time limit, then the time for the
