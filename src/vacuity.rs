@@ -11,7 +11,7 @@
 
 use crate::cancel::Cancel;
 use crate::diag::code;
-use crate::smt::session::{self, Sat};
+use crate::smt::session::{self, Sat, Session};
 use crate::verdict::Warning;
 use std::time::Duration;
 use z3::ast::Bool;
@@ -44,7 +44,16 @@ impl Ends {
 /// `pre`, `ends` what it recorded. At most one warning (an unsatisfiable `pre` makes
 /// every end unreachable, and says more).
 pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
-    warnings_reaching(pre, ends, cancel, runs_warning)
+    let solver = crate::smt::session::solver();
+    let mut check = |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT));
+    warnings_reaching(pre, ends, &mut check, runs_warning)
+}
+
+/// [`warnings`], checked on the caller's session (the prover's): its SMT kernel is set
+/// up already, where a fresh solver's first check costs ~0.3 ms more than the check.
+pub fn warnings_on(pre: &Bool, ends: &Ends, on: &mut Session) -> Vec<Warning> {
+    let mut check = |parts: &[Bool]| on.check_aside(&Bool::and(parts), Some(QUERY_LIMIT));
+    warnings_reaching(pre, ends, &mut check, runs_warning)
 }
 
 /// The vacuity warnings for an `always` tuple proved for every n: `ends` are the path
@@ -52,18 +61,21 @@ pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
 /// no ∀ run reaches its first observation, no ∀ prefix has an observation and φ is never
 /// checked.
 pub fn first_observation_warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
-    warnings_reaching(pre, ends, cancel, first_observation_warning)
+    let solver = crate::smt::session::solver();
+    let mut check = |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT));
+    warnings_reaching(pre, ends, &mut check, first_observation_warning)
 }
 
 fn warnings_reaching(
     pre: &Bool,
     ends: &Ends,
-    cancel: &Cancel,
+    check: &mut dyn FnMut(&[Bool]) -> Sat,
     unreached: fn() -> Warning,
 ) -> Vec<Warning> {
-    let solver = crate::smt::session::solver();
-    let unsat =
-        |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT)) == Sat::Unsat;
+    let mut unsat = |parts: &[Bool]| {
+        // A true conjunction needs no solver (most tuples' `pre`).
+        !parts.iter().all(|p| p.as_bool() == Some(true)) && check(parts) == Sat::Unsat
+    };
     if unsat(std::slice::from_ref(pre)) {
         return vec![pre_warning()];
     }

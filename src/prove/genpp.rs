@@ -100,6 +100,14 @@ pub struct Prover<'t> {
     /// Schedule ∃ copies after every waiting ∀ loop, so that their choices can depend on
     /// what the ∀ loops computed (the second schedule tried, see `prove`).
     pub defer_exists: bool,
+    /// Push ∃-side `assume` obligations without checking each at once: set for loop-free
+    /// tuples proved against `End::Post`, whose one run ends in the postcondition's
+    /// check of the whole accumulated conjunction, which includes them (and nothing is
+    /// chosen by an earlier check's failure there). One query instead of one per
+    /// ∃ `assume` (each ~1 ms: they have parameters), for the same verdict.
+    pub assumes_at_end: bool,
+    /// Some ∃-side `assume` was left to the final check (which then names it too).
+    assumes_deferred: bool,
     /// Every candidate attempt in order, one line each (for `--explain` on `unknown`).
     pub tried: Vec<String>,
 }
@@ -127,6 +135,8 @@ impl<'t> Prover<'t> {
             ends: crate::vacuity::Ends::default(),
             record_inv_ends: false,
             defer_exists: false,
+            assumes_at_end: false,
+            assumes_deferred: false,
             tried: Vec::new(),
         }
     }
@@ -228,7 +238,12 @@ impl<'t> Prover<'t> {
         let (goal, what) = match end {
             End::Post => {
                 self.ends.record(&cfg.st.pc);
-                (cfg.st.eval_bool(&self.tuple.post), "the postcondition")
+                let what = if self.assumes_deferred {
+                    "the postcondition (with the ∃-side assumes before it)"
+                } else {
+                    "the postcondition"
+                };
+                (cfg.st.eval_bool(&self.tuple.post), what)
             }
             End::Inv(atoms) => {
                 if self.record_inv_ends {
@@ -287,7 +302,12 @@ impl<'t> Prover<'t> {
                 let b = st.eval_bool(cond);
                 if !forall {
                     // The parameters must be chosen so that every described state passes.
-                    self.oblige(acc, st, &b, scope, "an ∃-side assume")?;
+                    if self.assumes_at_end {
+                        acc.push_back(st.implies(&b));
+                        self.assumes_deferred = true;
+                    } else {
+                        self.oblige(acc, st, &b, scope, "an ∃-side assume")?;
+                    }
                 }
                 st.pc.push_back(b);
             }

@@ -57,6 +57,8 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     st.pc.push_back(pre.clone());
     let conts = tuple.copies.iter().map(|c| c.body.iter().map(Item::S).collect()).collect();
     let cfg = Cfg { conts, st, unrolled: 0 };
+    let loop_free = tuple.copies.iter().all(|c| !genpp::has_loop(&c.body));
+    p.assumes_at_end = loop_free;
     let mut result = p.run(cfg.clone(), Acc::new(), main, &End::Post);
     // ∃ code is stepped as soon as it is reached, so its choices cannot depend on what a
     // later ∀ loop computes. When that fails, try again with the ∃ copies waiting for the
@@ -81,12 +83,11 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
                 loop_points: p.proof.clone(),
                 obligations: p.obligations,
                 exhaustive: None,
-                warnings: crate::vacuity::warnings(&pre, &p.ends, cancel),
+                warnings: crate::vacuity::warnings_on(&pre, &p.ends, p.smt.session()),
                 observation_bound: None,
             },
         },
         Err(f) => {
-            let loop_free = tuple.copies.iter().all(|c| !genpp::has_loop(&c.body));
             let undecided =
                 |f: &Fail| format!("the prover could not decide a proof obligation: {}", f.msg);
             let reason = match f.kind {

@@ -301,7 +301,7 @@ fn exists_forall(
     }
     let bound: Vec<&dyn Ast> = inner.iter().map(|k| k as &dyn Ast).collect();
     let quantified = z3::ast::forall_const(&bound, &[], body);
-    if let Some(done) = eliminated(&candidates, &quantified, cancel) {
+    if let Some(done) = eliminated(&candidates, body, inner, &quantified, cancel) {
         return done;
     }
     let mut rounds = Rounds::new(candidates, body, outer, inner);
@@ -341,15 +341,22 @@ fn exists_forall(
 }
 
 /// `base ∧ quantified` without quantifiers, when Z3's light quantifier elimination
-/// (`crate::smt::query::eliminate_light`) removes them all: most ∃ choices are fixed by
-/// equalities with ∀ values, and one quantifier-free check then answers the query.
+/// removes them all (`crate::smt::light`): most ∃ choices are fixed by equalities with
+/// ∀ values, and one quantifier-free check then answers the query. `∀inner. body` is
+/// `¬∃inner. ¬body`, whose positive form (an ∃ copy's run matching) the elimination
+/// handles best; the universal form is the fallback.
 fn eliminated(
     base: &Solver,
+    body: &Bool,
+    inner: &[Dynamic],
     quantified: &Bool,
     cancel: &Cancel,
 ) -> Option<(SatResult, Option<AnyModel>)> {
-    let light = crate::smt::query::eliminate_light(quantified)?;
-    if crate::smt::query::free_constants(&light).1 {
+    let light = match crate::smt::light::exists_free(inner, &body.not()) {
+        Some(matching) => matching.not(),
+        None => crate::smt::light::eliminate_light(quantified)?,
+    };
+    if crate::smt::light::has_quantifier(&light) {
         return None;
     }
     base.push();

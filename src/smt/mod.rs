@@ -3,6 +3,7 @@
 
 pub mod encode;
 pub mod incremental;
+pub mod light;
 pub mod memory;
 pub mod query;
 pub mod session;

@@ -8,6 +8,7 @@
 //! parameters). An `unknown` or a timeout is reported as [`Answer::Unknown`], never as
 //! valid.
 
+use super::light::{has_quantifier, lighten};
 use super::session::{stopped, Sat, Session, Why};
 use crate::cancel::Cancel;
 use std::collections::{HashMap, HashSet};
@@ -49,6 +50,11 @@ pub struct QueryEngine {
 impl QueryEngine {
     pub fn new(cancel: &Cancel) -> QueryEngine {
         QueryEngine { cache: HashMap::new(), session: Session::new(cancel) }
+    }
+
+    /// The session the queries go to, for other checks of the same run.
+    pub fn session(&mut self) -> &mut Session {
+        &mut self.session
     }
 
     /// Queries sent to Z3 (cache hits excluded).
@@ -132,14 +138,13 @@ impl QueryEngine {
             return answer.clone();
         }
         let t0 = std::time::Instant::now();
-        // Most ∃ parameters are fixed by an equality with ∀ values (an ∃ copy's input
-        // equal to a ∀ copy's): eliminating them this way leaves a quantifier-free query.
-        let answer = match (!params.is_empty()).then(|| eliminate_light(&assertion)).flatten() {
+        let lighter = (!params.is_empty()).then(|| lighten(&phi, &params, &inner, &assertion));
+        let answer = match lighter {
             Some(lighter) => {
-                let still = free_constants(&lighter).1;
+                let still = has_quantifier(&lighter);
                 self.solve(&lighter, still && arithmetic)
             }
-            None => self.solve(&assertion, !params.is_empty() && arithmetic),
+            None => self.solve(&assertion, arithmetic && !params.is_empty()),
         };
         // A development aid for measuring how Z3 fares with each query shape.
         if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
@@ -294,22 +299,6 @@ impl QueryEngine {
 /// ForEx suite. `tests/it/engines/qe_interrupts.rs` keeps it that way.
 pub fn qe_then_smt() -> z3::Solver {
     z3::Tactic::new("qe_rec").and_then(&z3::Tactic::new("smt")).solver()
-}
-
-/// `assertion` after Z3's light quantifier elimination (`qe-light`: destructive
-/// equality resolution and solving linear equations for bound variables), an
-/// equivalent formula over the same free constants; `None` when the tactic failed
-/// (interrupted) or split the goal.
-pub fn eliminate_light(assertion: &Bool) -> Option<Bool> {
-    let goal = z3::Goal::new(false, false, false);
-    goal.assert(assertion);
-    let result = z3::Tactic::new("qe-light").apply(&goal, None).ok()?;
-    let mut subgoals = result.list_subgoals();
-    let only = subgoals.next()?;
-    if subgoals.next().is_some() {
-        return None;
-    }
-    Some(Bool::and(&only.get_formulas()))
 }
 
 /// Outer strings (besides `""`) that witness candidates are built from.

@@ -336,6 +336,15 @@ impl Session {
         self.solver.as_ref()
     }
 
+    /// [`Session::check_scoped`] for a check beside the engine's own queries (vacuity
+    /// after a proof), which its statistics do not count.
+    pub fn check_aside(&mut self, phi: &Bool, limit: Option<Duration>) -> Sat {
+        let queries = self.stats.queries;
+        let answer = self.check_scoped(phi, limit);
+        self.stats.queries = queries;
+        answer
+    }
+
     /// Checks `phi` alone in its own scope of the session solver.
     pub fn check_scoped(&mut self, phi: &Bool, limit: Option<Duration>) -> Sat {
         if self.cancel.is_cancelled() {

@@ -131,3 +131,53 @@ tuple diverges { forall a: p; exists b: d; pre a.n == b.n; post true; }
     let out = prove(&tuple(src, "diverges"), &ProveOptions::default(), &Cancel::new());
     assert_eq!(out.verdict.name(), "unknown", "{:?}", out.verdict);
 }
+
+/// Loop-free ∃ copies whose `assume`s are checked once, at the end, with the
+/// postcondition (`Prover::assumes_at_end`): an assume no choice can pass for some ∀
+/// run still fails the proof, whichever `assume` it is and whatever follows it.
+const EXISTS_ASSUMES: &str = "
+program given {
+  int x, y, z;
+}
+program pick {
+  int x, y, z;
+  y = *;
+  assume y > 0 && y < x;
+  z = *;
+  assume z == y + 1;
+}
+tuple all_x {
+  forall a: given;
+  exists b: pick;
+  pre a.x == b.x;
+  post b.z >= 2;
+}
+tuple big_x {
+  forall a: given;
+  exists b: pick;
+  pre a.x == b.x && a.x > 1;
+  post b.z >= 2;
+}
+tuple second_assume_fails {
+  forall a: given;
+  exists b: pick;
+  pre a.x == b.x && a.x > 1;
+  post b.z == b.y;
+}
+";
+
+#[test]
+fn exists_assumes_checked_at_the_end_still_fail_the_proof() {
+    let verdict = |name: &str| {
+        prove(&tuple(EXISTS_ASSUMES, name), &ProveOptions::default(), &Cancel::new()).verdict
+    };
+    // x ≤ 1 leaves no y with 0 < y < x.
+    let Verdict::Unknown { reason } = verdict("all_x") else {
+        panic!("all_x must not be verified")
+    };
+    let reason = reason.to_string();
+    assert!(reason.contains("not valid"), "{reason}");
+    assert!(reason.contains("the postcondition (with the ∃-side assumes before it)"), "{reason}");
+    assert_eq!(verdict("big_x").name(), "verified");
+    assert_eq!(verdict("second_assume_fails").name(), "unknown");
+}

@@ -65,7 +65,7 @@ fn quantifier_elimination_survives_interrupts() {
                         // The light elimination every quantified query goes through
                         // first, then the full elimination.
                         for _ in 0..20 {
-                            let _ = forex::smt::query::eliminate_light(&query);
+                            let _ = forex::smt::light::eliminate_light(&query);
                         }
                         let _ = solver.check();
                         running.store(false, Ordering::SeqCst);

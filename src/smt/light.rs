@@ -1,0 +1,383 @@
+//! Light quantifier elimination before a ∀∃ query goes to Z3's solvers.
+//!
+//! Most ∃ parameters of ORHLE-style tuples are fixed by an equality with ∀ values (an ∃
+//! copy's input equal to a ∀ copy's, a choice solving `a + d == 21`), and Z3's `qe-light`
+//! tactic (destructive equality resolution, linear equations solved for bound variables)
+//! then leaves a quantifier-free query, answered in a fraction of a millisecond where
+//! model-based instantiation or full elimination take 1–3 ms. The tactic needs the
+//! equalities where it can see them: [`factor_antecedents`] first turns the prover's
+//! conjunction of per-path obligations into one implication.
+
+use std::collections::HashSet;
+use z3::ast::{Ast, Bool, Dynamic};
+
+/// `assertion` after Z3's light quantifier elimination (`qe-light`), an equivalent
+/// formula over the same free constants; `None` when the tactic failed (interrupted) or
+/// split the goal.
+pub fn eliminate_light(assertion: &Bool) -> Option<Bool> {
+    let goal = z3::Goal::new(false, false, false);
+    goal.assert(assertion);
+    let result = z3::Tactic::new("qe-light").apply(&goal, None).ok()?;
+    let mut subgoals = result.list_subgoals();
+    let only = subgoals.next()?;
+    if subgoals.next().is_some() {
+        return None;
+    }
+    Some(Bool::and(&only.get_formulas()))
+}
+
+/// The negated validity query `assertion` (`∀P. ∃B. ¬φ`) with as few quantifiers as the
+/// light elimination leaves. The positive form `∃P. ∀B. φ` is tried first, with φ's
+/// obligations factored ([`factor_antecedents`]): it is then `¬pc ∨ (assumes ∧ post)`,
+/// a disjunction the elimination splits, where it cannot split the negation's
+/// conjunction of clauses.
+pub fn lighten(phi: &Bool, params: &[Dynamic], inner: &[Dynamic], assertion: &Bool) -> Bool {
+    let phi = factor_antecedents(phi).unwrap_or_else(|| phi.clone());
+    let positive = if inner.is_empty() {
+        exists_free(params, &phi)
+    } else {
+        let bs: Vec<&dyn Ast> = inner.iter().map(|c| c as &dyn Ast).collect();
+        exists_light(&params.iter().collect::<Vec<_>>(), &z3::ast::forall_const(&bs, &[], &phi))
+    };
+    if let Some(light) = positive {
+        return light.not();
+    }
+    eliminate_light(assertion).unwrap_or_else(|| assertion.clone())
+}
+
+/// A quantifier-free equivalent of `∃vars. body`, if the light elimination gets there.
+///
+/// Boolean variables (the ∃ copies' `if (*)` choices), up to [`MAX_BOOL_FLAGS`] of them,
+/// are expanded first: `∃b. φ` is `φ[b := true] ∨ φ[b := false]`, an equivalence the
+/// elimination does not find by itself.
+pub fn exists_free(vars: &[Dynamic], body: &Bool) -> Option<Bool> {
+    let (flags, others): (Vec<&Dynamic>, Vec<&Dynamic>) =
+        vars.iter().partition(|p| p.as_bool().is_some());
+    if !flags.is_empty() && flags.len() <= MAX_BOOL_FLAGS {
+        exists_light(&others, &expand_flags(body, &flags))
+    } else {
+        exists_light(&vars.iter().collect::<Vec<_>>(), body)
+    }
+}
+
+/// `∃params. body` without quantifiers, if the light elimination gets there: on the
+/// whole, else on its disjunctive normal form when that is small (the elimination does
+/// not distribute ∃ over a disjunction nested in a conjunction).
+fn exists_light(params: &[&Dynamic], body: &Bool) -> Option<Bool> {
+    if params.is_empty() {
+        return Some(body.clone());
+    }
+    let ps: Vec<&dyn Ast> = params.iter().map(|c| *c as &dyn Ast).collect();
+    let quantifier_free = |b: &Bool| {
+        let light = eliminate_light(&z3::ast::exists_const(&ps, &[], b))?;
+        (!has_quantifier(&light)).then_some(light)
+    };
+    if let Some(light) = quantifier_free(body) {
+        return Some(light);
+    }
+    let cases = dnf(body, MAX_DNF)?;
+    if cases.len() < 2 {
+        return None;
+    }
+    quantifier_free(&Bool::or(&cases))
+}
+
+/// Largest disjunctive normal form [`exists_light`] builds.
+const MAX_DNF: usize = 16;
+
+/// The disjuncts of `b` with its top-level conjunctions distributed over its top-level
+/// disjunctions (other connectives are literals here), if there are at most `limit`.
+fn dnf(b: &Bool, limit: usize) -> Option<Vec<Bool>> {
+    match op(b) {
+        Some("or") => {
+            let mut out = Vec::new();
+            for d in bools(b) {
+                out.extend(dnf(&d, limit)?);
+                if out.len() > limit {
+                    return None;
+                }
+            }
+            Some(out)
+        }
+        Some("and") => {
+            let mut out: Vec<Vec<Bool>> = vec![Vec::new()];
+            for c in bools(b) {
+                let cases = dnf(&c, limit)?;
+                if out.len() * cases.len() > limit {
+                    return None;
+                }
+                out = out
+                    .iter()
+                    .flat_map(|prefix| {
+                        cases.iter().map(move |d| {
+                            let mut next = prefix.clone();
+                            next.push(d.clone());
+                            next
+                        })
+                    })
+                    .collect();
+            }
+            Some(out.iter().map(|conj| Bool::and(conj)).collect())
+        }
+        _ => Some(vec![b.clone()]),
+    }
+}
+
+/// Most Boolean parameters expanded by [`lighten`] (2⁴ = 16 cases).
+const MAX_BOOL_FLAGS: usize = 4;
+
+/// `∃flags. φ` without the quantifier: the disjunction of φ under every assignment.
+fn expand_flags(phi: &Bool, flags: &[&Dynamic]) -> Bool {
+    let vars: Vec<Bool> = flags.iter().filter_map(|f| f.as_bool()).collect();
+    let cases: Vec<Bool> = (0..1u32 << vars.len())
+        .map(|bits| {
+            let values: Vec<Bool> =
+                (0..vars.len()).map(|i| Bool::from_bool(bits >> i & 1 == 1)).collect();
+            let pairs: Vec<(&Bool, &Bool)> = vars.iter().zip(values.iter()).collect();
+            phi.substitute(&pairs).simplify()
+        })
+        .collect();
+    Bool::or(&cases)
+}
+
+/// One conjunct of φ read as an implication: `¬(∧ ante) ∨ (∨ cons)`.
+struct Clause {
+    ante: Vec<Bool>,
+    cons: Vec<Bool>,
+}
+
+impl Clause {
+    fn read(c: &Bool) -> Clause {
+        match op(c) {
+            Some("=>") => {
+                let [a, b] = bools(c).try_into().unwrap_or_else(|_| unreachable!("binary"));
+                Clause { ante: conjuncts(&a), cons: vec![b] }
+            }
+            Some("or") => {
+                let mut clause = Clause { ante: Vec::new(), cons: Vec::new() };
+                for d in bools(c) {
+                    match op(&d) {
+                        Some("not") => clause.ante.extend(conjuncts(&bools(&d)[0])),
+                        _ => clause.cons.push(d),
+                    }
+                }
+                clause
+            }
+            Some("not") => Clause { ante: conjuncts(&bools(c)[0]), cons: Vec::new() },
+            _ => Clause { ante: Vec::new(), cons: vec![c.clone()] },
+        }
+    }
+
+    fn build(&self) -> Bool {
+        let mut parts: Vec<Bool> = Vec::with_capacity(self.cons.len() + 1);
+        if !self.ante.is_empty() {
+            parts.push(Bool::and(&self.ante).not());
+        }
+        parts.extend(self.cons.iter().cloned());
+        match parts.len() {
+            1 => parts.pop().expect("one part"),
+            _ => Bool::or(&parts),
+        }
+    }
+
+    /// The literals a unit clause makes true (`None`: not a unit).
+    fn unit(&self) -> Option<Vec<Bool>> {
+        match (self.ante.is_empty(), self.cons.as_slice()) {
+            (true, [c]) => Some(conjuncts(c)),
+            _ => None,
+        }
+    }
+}
+
+/// φ = ∧ᵢ (L ∧ Xᵢ → Cᵢ) rewritten as `¬L ∨ ∧ᵢ (Xᵢ → Cᵢ)`, with L the antecedent
+/// literals common to all conjuncts, and then the literals of unit conjuncts dropped from
+/// the other antecedents (`U ∧ (U ∧ X → C)` is `U ∧ (X → C)`). Both steps are
+/// equivalences. The prover's obligations for a loop-free ∃ path, `pc → a₁`,
+/// `pc ∧ a₁ → a₂`, …, `pc ∧ a₁ ∧ … → post`, become `¬pc ∨ (a₁ ∧ a₂ ∧ … ∧ post)`.
+/// `None` when neither step applies.
+pub fn factor_antecedents(phi: &Bool) -> Option<Bool> {
+    let mut clauses: Vec<Clause> = conjuncts(phi).iter().map(Clause::read).collect();
+    if clauses.len() < 2 {
+        return None;
+    }
+    let mut common: Vec<Bool> = clauses[0].ante.clone();
+    for c in &clauses[1..] {
+        let here: HashSet<&Bool> = c.ante.iter().collect();
+        common.retain(|l| here.contains(l));
+    }
+    let mut changed = !common.is_empty();
+    if changed {
+        let drop: HashSet<&Bool> = common.iter().collect();
+        for c in &mut clauses {
+            c.ante.retain(|l| !drop.contains(l));
+        }
+    }
+    // Unit propagation into antecedents, to a fixpoint (each round makes a unit or ends).
+    let mut known: HashSet<Bool> = HashSet::new();
+    loop {
+        let before = known.len();
+        for c in &clauses {
+            if let Some(lits) = c.unit() {
+                known.extend(lits);
+            }
+        }
+        let mut dropped = false;
+        for c in &mut clauses {
+            let n = c.ante.len();
+            c.ante.retain(|l| !known.contains(l));
+            dropped |= c.ante.len() < n;
+        }
+        changed |= dropped;
+        if !dropped && known.len() == before {
+            break;
+        }
+    }
+    if !changed {
+        return None;
+    }
+    let rest = Bool::and(&clauses.iter().map(Clause::build).collect::<Vec<_>>());
+    Some(if common.is_empty() { rest } else { Bool::or(&[Bool::and(&common).not(), rest]) })
+}
+
+/// Whether `t` contains a quantifier (a DAG walk, linear in the term).
+pub fn has_quantifier(t: &Bool) -> bool {
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut stack = vec![Dynamic::from_ast(t)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        match d.kind() {
+            z3::AstKind::Quantifier => return true,
+            z3::AstKind::App => stack.extend(d.children()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The name of a Boolean connective at the root of `b` (`and`, `or`, `not`, `=>`). By
+/// name: the z3 crate's `DeclKind` numbering is newer than Z3 4.8.12's.
+fn op(b: &Bool) -> Option<&'static str> {
+    if b.kind() != z3::AstKind::App {
+        return None;
+    }
+    let name = b.safe_decl().ok()?.name();
+    ["and", "or", "not", "=>"].into_iter().find(|o| *o == name)
+}
+
+fn bools(b: &Bool) -> Vec<Bool> {
+    b.children().iter().filter_map(|c| c.as_bool()).collect()
+}
+
+/// The conjuncts of `b`, nested conjunctions flattened.
+fn conjuncts(b: &Bool) -> Vec<Bool> {
+    if op(b) != Some("and") {
+        return vec![b.clone()];
+    }
+    bools(b).iter().flat_map(conjuncts).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use z3::ast::Int;
+    use z3::{SatResult, Solver};
+
+    fn equivalent(a: &Bool, b: &Bool) -> bool {
+        let s = Solver::new();
+        s.assert(a.eq(b).not());
+        s.check() == SatResult::Unsat
+    }
+
+    #[test]
+    fn a_chain_of_path_obligations_becomes_one_implication() {
+        let s = Int::new_const("s");
+        let p = Int::new_const("p");
+        let d = Int::new_const("d");
+        let pc = Bool::and(&[s.ge(2), s.le(20)]);
+        let a1 = Bool::and(&[p.ge(2), p.le(20)]);
+        let a2 = Bool::and(&[d.ge(1), d.le(10)]);
+        let post = Bool::and(&[s.eq(&p), (&p + &d).eq(21)]);
+        let phi = Bool::and(&[
+            pc.implies(&a1),
+            Bool::and(&[pc.clone(), a1.clone()]).implies(&a2),
+            Bool::and(&[pc.clone(), a1.clone(), a2.clone()]).implies(&post),
+        ]);
+        let factored = factor_antecedents(&phi).expect("it applies");
+        assert!(equivalent(&phi, &factored));
+        let expected = Bool::or(&[pc.not(), Bool::and(&[a1, a2, post])]);
+        assert!(equivalent(&factored, &expected));
+        // And the light elimination then removes both parameters.
+        let bound: Vec<&dyn Ast> = vec![&p, &d];
+        let light = eliminate_light(&z3::ast::exists_const(&bound, &[], &factored)).unwrap();
+        assert!(!has_quantifier(&light), "{light}");
+    }
+
+    /// The negated query `∀P. ∃B. ¬φ` that `lighten` starts from.
+    fn negated(phi: &Bool, params: &[Dynamic], inner: &[Dynamic]) -> Bool {
+        let mut body = phi.not();
+        if !inner.is_empty() {
+            let bs: Vec<&dyn Ast> = inner.iter().map(|c| c as &dyn Ast).collect();
+            body = z3::ast::exists_const(&bs, &[], &body);
+        }
+        let ps: Vec<&dyn Ast> = params.iter().map(|c| c as &dyn Ast).collect();
+        z3::ast::forall_const(&ps, &[], &body)
+    }
+
+    #[test]
+    fn flags_and_disjunctions_are_expanded_into_a_quantifier_free_equivalent() {
+        // ∃b, o. (b → o = x + 1) ∧ (¬b → o = x - 1) ∧ (o = y ∨ o = z): needs both the
+        // Boolean expansion and the disjunctive normal form.
+        let (x, y, z, o) =
+            (Int::new_const("x"), Int::new_const("y"), Int::new_const("z"), Int::new_const("o"));
+        let b = Bool::new_const("b");
+        let phi = Bool::and(&[
+            b.implies((&x + 1).eq(&o)),
+            b.not().implies((&x - 1).eq(&o)),
+            Bool::or(&[o.eq(&y), o.eq(&z)]),
+        ]);
+        let params = [Dynamic::from_ast(&b), Dynamic::from_ast(&o)];
+        let assertion = negated(&phi, &params, &[]);
+        let light = lighten(&phi, &params, &[], &assertion);
+        assert!(!has_quantifier(&light), "{light}");
+        assert!(equivalent(&light, &assertion));
+    }
+
+    #[test]
+    fn flags_before_an_inner_universal_are_not_expanded() {
+        // ∃b. ∀y. (b → y ≥ 0) ∧ (¬b → y < 0) is false, while ∀y. (φ[b:=⊤] ∨ φ[b:=⊥]) holds.
+        let y = Int::new_const("y");
+        let b = Bool::new_const("b");
+        let phi = Bool::and(&[b.implies(y.ge(0)), b.not().implies(y.lt(0))]);
+        let params = [Dynamic::from_ast(&b)];
+        let inner = [Dynamic::from_ast(&y)];
+        let assertion = negated(&phi, &params, &inner);
+        let light = lighten(&phi, &params, &inner, &assertion);
+        assert!(equivalent(&light, &assertion));
+        // The negation holds: the query is not valid.
+        let s = Solver::new();
+        s.assert(&light);
+        assert_eq!(s.check(), SatResult::Sat);
+    }
+
+    #[test]
+    fn unrelated_conjuncts_are_left_alone() {
+        let x = Int::new_const("x");
+        let y = Int::new_const("y");
+        let phi = Bool::and(&[x.ge(0).implies(y.ge(0)), y.le(5).implies(x.le(5))]);
+        assert!(factor_antecedents(&phi).is_none());
+        assert!(factor_antecedents(&x.ge(0)).is_none());
+    }
+
+    #[test]
+    fn a_unit_is_not_dropped_from_its_own_clause() {
+        // a ∧ (a → b): the unit a stays, only the other antecedent loses it.
+        let x = Int::new_const("x");
+        let a = x.ge(0);
+        let b = x.le(3);
+        let phi = Bool::and(&[a.clone(), a.implies(&b)]);
+        let factored = factor_antecedents(&phi).unwrap();
+        assert!(equivalent(&phi, &factored));
+    }
+}
