@@ -122,6 +122,17 @@ impl Schedule {
 /// Decides one tuple with the chosen engines under `opts.timeout` and `cancel`.
 pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
     let cancel = cancel.with_timeout(opts.timeout);
+    if matches!(opts.engine, EngineChoice::All | EngineChoice::Both) {
+        // Loop-free reactive tuples whose ∃ choices the light elimination removes are
+        // decided by one quantifier-free check, either way: before any proof attempt,
+        // which a violated tuple would only wait for. A panic here is no answer.
+        let light = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::refute::refute_light(tuple, &opts.refute, &cancel)
+        }));
+        if let Ok(Some(out)) = light {
+            return out;
+        }
+    }
     match opts.engine {
         EngineChoice::Prove => {
             guarded(Engine::Prove, &cancel, || prove(tuple, &opts.prove, &cancel))

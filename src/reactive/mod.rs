@@ -24,7 +24,7 @@ pub mod sequential;
 pub mod symex;
 pub mod test;
 
-use prefix::{check_prefix, Candidate, Prefix};
+use prefix::{check_prefix, Candidate, Effort, Prefix};
 
 /// Loop unrolling bounds tried per observation index (beyond the iterations that
 /// observe): larger ones only when a silent ∃ loop could not be bounded or a ∀ loop
@@ -42,8 +42,28 @@ const DEEPEST: u32 = UNROLLS[UNROLLS.len() - 1];
 pub fn refute(tuple: &Tuple, cancel: &Cancel) -> Outcome {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let verdict = search(tuple, cancel, &mut stats);
+    let verdict = search(tuple, Effort::Full, cancel, &mut stats);
     Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats }
+}
+
+/// [`refute`] where it costs one quantifier-free check per query: a loop-free reactive
+/// tuple whose ∃ choices the light quantifier elimination removes (most of hyena0's
+/// ORHLE files). A definitive outcome, or `None` (then nothing else was learnt). The
+/// portfolio asks this first: on such tuples it decides both ways in about the time of
+/// the prover's one query, and a violation needs no proof attempt before it.
+pub fn refute_light(tuple: &Tuple, cancel: &Cancel) -> Option<Outcome> {
+    if !tuple.is_reactive() || tuple.copies.iter().any(|c| crate::ir::has_loop(&c.body)) {
+        return None;
+    }
+    let start = Instant::now();
+    let mut stats = Stats::default();
+    let verdict = search(tuple, Effort::Light, cancel, &mut stats);
+    verdict.is_definitive().then(|| Outcome {
+        verdict,
+        engine: Engine::Refute,
+        time: start.elapsed(),
+        stats,
+    })
 }
 
 /// Whether a prefix answer should be asked again at a deeper unrolling bound.
@@ -71,7 +91,7 @@ fn deepening(stats: &mut Stats, cancel: &Cancel, ask: impl Fn(u32) -> Prefix) ->
     last.expect("one unrolling bound at least")
 }
 
-fn search(tuple: &Tuple, cancel: &Cancel, stats: &mut Stats) -> Verdict {
+fn search(tuple: &Tuple, effort: Effort, cancel: &Cancel, stats: &mut Stats) -> Verdict {
     let bound = tuple.observations.map(|b| b as usize);
     // Indices at which the answer was not exhaustive, with why.
     let mut gaps: Vec<String> = Vec::new();
@@ -83,7 +103,7 @@ fn search(tuple: &Tuple, cancel: &Cancel, stats: &mut Stats) -> Verdict {
         if cancel.is_cancelled() {
             return unknown(tuple, n - 1, &gaps, "the time limit was reached");
         }
-        match deepening(stats, cancel, |unroll| check_prefix(tuple, n, unroll, cancel)) {
+        match deepening(stats, cancel, |unroll| check_prefix(tuple, n, unroll, effort, cancel)) {
             Prefix::Found(cand) => {
                 return match replay::replay(tuple, &cand, cancel) {
                     Ok(()) => Verdict::Violated { counterexample: counterexample(tuple, &cand) },

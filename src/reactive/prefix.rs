@@ -141,7 +141,23 @@ fn check_within(solver: &Solver, cancel: &Cancel, limit: Option<std::time::Durat
 }
 
 /// The query for observation index `n` at unrolling bound `unroll`.
-pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Prefix {
+/// How hard [`check_prefix`] tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effort {
+    /// Only where the light quantifier elimination leaves a quantifier-free query (one
+    /// check); otherwise the answer is `Unknown` at once.
+    Light,
+    /// Counterexample-guided rounds and QSAT tries until the time limit.
+    Full,
+}
+
+pub fn check_prefix(
+    tuple: &Tuple,
+    n: usize,
+    unroll: u32,
+    effort: Effort,
+    cancel: &Cancel,
+) -> Prefix {
     let init: Vec<Dynamic> =
         tuple.vars.iter().enumerate().map(|(i, v)| fresh(&format!("init{i}"), &v.ty)).collect();
     let mut enc = encode_exists(tuple, &init, n, unroll, cancel);
@@ -176,7 +192,7 @@ pub fn check_prefix(tuple: &Tuple, n: usize, unroll: u32, cancel: &Cancel) -> Pr
     let mut base = vec![pre.clone()];
     base.extend(reach.iter().cloned());
     let t0 = std::time::Instant::now();
-    let (result, model) = exists_forall(&base, &no_match, &outer, &e_choices, cancel);
+    let (result, model) = exists_forall(&base, &no_match, &outer, &e_choices, effort, cancel);
     // Unsat because no ∀ run reaches observation n at all? Then nothing is checked at n,
     // nor at any later index: the search can end there (exhaustively, if not truncated).
     if result == SatResult::Unsat && jointly_unreachable(&base, cancel) {
@@ -288,6 +304,7 @@ fn exists_forall(
     body: &Bool,
     outer: &[Dynamic],
     inner: &[Dynamic],
+    effort: Effort,
     cancel: &Cancel,
 ) -> (SatResult, Option<AnyModel>) {
     let candidates = crate::smt::session::solver();
@@ -303,6 +320,9 @@ fn exists_forall(
     let quantified = z3::ast::forall_const(&bound, &[], body);
     if let Some(done) = eliminated(&candidates, body, inner, &quantified, cancel) {
         return done;
+    }
+    if effort == Effort::Light {
+        return (SatResult::Unknown, None);
     }
     let mut rounds = Rounds::new(candidates, body, outer, inner);
     let int_or_bool = outer.iter().chain(inner).all(is_int_or_bool);

@@ -83,6 +83,15 @@ pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
     Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats }
 }
 
+/// The refuter's one-check-per-query pass ([`crate::reactive::refute_light`]): a
+/// definitive outcome for loop-free reactive tuples whose ∃ choices the light
+/// quantifier elimination removes, else `None`.
+pub fn refute_light(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Option<Outcome> {
+    let _scope =
+        crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "refute");
+    crate::reactive::refute_light(tuple, cancel)
+}
+
 /// What one round (one loop bound) of the search found.
 enum Round {
     /// A counterexample from a model (not yet replayed).

@@ -280,3 +280,55 @@ tuple od {{
     assert_eq!(report.goals, 9);
     assert_eq!(report.covered, 5);
 }
+
+/// Loop-free reactive tuples: the refuter's one-check pass (`refute_light`), which the
+/// portfolio asks first, decides them both ways when the light quantifier elimination
+/// removes the ∃ choices, and stays out of the way (`None`) when it does not.
+const LOOP_FREE: &str = "
+program pick {
+  int l, o, d;
+  d = *;
+  o = l + d;
+  observe;
+}
+program pos {
+  int l, o, d;
+  d = *;
+  assume d >= 0;
+  o = l + d;
+  observe;
+}
+program sel {
+  int o, r;
+  r = *;
+  if (r == 0) { o = 10; } else { o = 20; }
+  observe;
+}
+";
+
+fn loop_free(body: &str) -> Tuple {
+    tuple(&format!("{LOOP_FREE}\ntuple t {{\n{body}\n  observations 1;\n}}\n"))
+}
+
+#[test]
+fn loop_free_tuples_are_decided_by_one_check_both_ways() {
+    use forex::refute::{refute_light, RefuteOptions};
+    let light = |t: &Tuple| refute_light(t, &RefuteOptions::default(), &Cancel::new());
+    let matched =
+        loop_free("  forall a: pick; exists b: pick;\n  pre a.l == b.l;\n  always a.o == b.o;");
+    let out = light(&matched).expect("decided by the light pass");
+    assert_eq!(out.verdict.name(), "verified", "{:?}", out.verdict);
+    assert_eq!(out.engine, forex::verdict::Engine::Refute);
+    // b's choice must be ≥ 0: a run of a with d < 0 has no match.
+    let unmatched =
+        loop_free("  forall a: pick; exists b: pos;\n  pre a.l == b.l;\n  always a.o == b.o;");
+    let Some(out) = light(&unmatched) else { panic!("decided by the light pass") };
+    let Verdict::Violated { counterexample } = &out.verdict else { panic!("{:?}", out.verdict) };
+    let d = &counterexample.copies[0].choices[0];
+    assert!(d.to_string().starts_with('-'), "a's choice d = {d} must be negative");
+    // An ∃ choice read only through a branch condition: not eliminated, left to the
+    // portfolio, which still decides it.
+    let branching = loop_free("  forall a: sel; exists b: sel;\n  always a.o == b.o;");
+    assert!(light(&branching).is_none());
+    assert_eq!(verdict(&format!("{LOOP_FREE}\ntuple t {{\n  forall a: sel; exists b: sel;\n  always a.o == b.o;\n  observations 1;\n}}\n")).name(), "verified");
+}
