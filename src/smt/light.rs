@@ -8,6 +8,7 @@
 //! equalities where it can see them: [`factor_antecedents`] first turns the prover's
 //! conjunction of per-path obligations into one implication.
 
+use itertools::Itertools;
 use std::collections::HashSet;
 use z3::ast::{Ast, Bool, Dynamic};
 
@@ -100,24 +101,13 @@ fn dnf(b: &Bool, limit: usize) -> Option<Vec<Bool>> {
             Some(out)
         }
         Some("and") => {
-            let mut out: Vec<Vec<Bool>> = vec![Vec::new()];
-            for c in bools(b) {
-                let cases = dnf(&c, limit)?;
-                if out.len() * cases.len() > limit {
-                    return None;
-                }
-                out = out
-                    .iter()
-                    .flat_map(|prefix| {
-                        cases.iter().map(move |d| {
-                            let mut next = prefix.clone();
-                            next.push(d.clone());
-                            next
-                        })
-                    })
-                    .collect();
+            let parts: Vec<Vec<Bool>> =
+                bools(b).iter().map(|c| dnf(c, limit)).collect::<Option<_>>()?;
+            let size = parts.iter().try_fold(1usize, |n, p| n.checked_mul(p.len()));
+            if parts.is_empty() || size.is_none_or(|n| n > limit) {
+                return (parts.is_empty()).then(|| vec![b.clone()]);
             }
-            Some(out.iter().map(|conj| Bool::and(conj)).collect())
+            Some(parts.into_iter().multi_cartesian_product().map(|c| Bool::and(&c)).collect())
         }
         _ => Some(vec![b.clone()]),
     }
