@@ -44,9 +44,7 @@ impl Ends {
 /// `pre`, `ends` what it recorded. At most one warning (an unsatisfiable `pre` makes
 /// every end unreachable, and says more).
 pub fn warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
-    let solver = crate::smt::session::solver();
-    let mut check = |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT));
-    warnings_reaching(pre, ends, &mut check, runs_warning)
+    warnings_reaching(pre, ends, &mut fresh_checks(cancel), runs_warning)
 }
 
 /// [`warnings`], checked on the caller's session (the prover's): its SMT kernel is set
@@ -61,9 +59,13 @@ pub fn warnings_on(pre: &Bool, ends: &Ends, on: &mut Session) -> Vec<Warning> {
 /// no ∀ run reaches its first observation, no ∀ prefix has an observation and φ is never
 /// checked.
 pub fn first_observation_warnings(pre: &Bool, ends: &Ends, cancel: &Cancel) -> Vec<Warning> {
-    let solver = crate::smt::session::solver();
-    let mut check = |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT));
-    warnings_reaching(pre, ends, &mut check, first_observation_warning)
+    warnings_reaching(pre, ends, &mut fresh_checks(cancel), first_observation_warning)
+}
+
+/// Checks of conjunctions on a solver of their own, under `cancel`.
+fn fresh_checks(cancel: &Cancel) -> impl FnMut(&[Bool]) -> Sat + '_ {
+    let solver = session::solver();
+    move |parts: &[Bool]| session::check(&solver, parts, cancel, Some(QUERY_LIMIT))
 }
 
 fn warnings_reaching(

@@ -140,7 +140,6 @@ fn check_within(solver: &Solver, cancel: &Cancel, limit: Option<std::time::Durat
     crate::smt::session::check(solver, &[], cancel, limit).to_z3()
 }
 
-/// The query for observation index `n` at unrolling bound `unroll`.
 /// How hard [`check_prefix`] tries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Effort {
@@ -151,6 +150,7 @@ pub enum Effort {
     Full,
 }
 
+/// The query for observation index `n` at unrolling bound `unroll`.
 pub fn check_prefix(
     tuple: &Tuple,
     n: usize,
@@ -469,7 +469,7 @@ impl<'a> Rounds<'a> {
     /// A candidate for the outer unknowns, or why there is none.
     fn candidate(&self, cancel: &Cancel) -> Result<AnyModel, SatResult> {
         match &self.kept {
-            Some((c, _)) => match crate::smt::session::check_incremental(c, &[], cancel, None) {
+            Some((c, _)) => match crate::smt::session::check(c, &[], cancel, None) {
                 crate::smt::session::Sat::Sat => {
                     c.model().map(AnyModel::Kept).ok_or(SatResult::Unknown)
                 }
@@ -488,7 +488,7 @@ impl<'a> Rounds<'a> {
     fn refute(&self, fixed: &[Bool], cancel: &Cancel) -> (SatResult, Option<AnyModel>) {
         match &self.kept {
             Some((_, r)) => {
-                let answer = crate::smt::session::check_incremental(r, fixed, cancel, None).to_z3();
+                let answer = crate::smt::session::check(r, fixed, cancel, None).to_z3();
                 let w = if answer == SatResult::Sat { r.model().map(AnyModel::Kept) } else { None };
                 (answer, w)
             }

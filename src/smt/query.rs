@@ -138,13 +138,11 @@ impl QueryEngine {
             return answer.clone();
         }
         let t0 = std::time::Instant::now();
-        let lighter = (!params.is_empty()).then(|| lighten(&phi, &params, &inner, &assertion));
-        let answer = match lighter {
-            Some(lighter) => {
-                let still = has_quantifier(&lighter);
-                self.solve(&lighter, still && arithmetic)
-            }
-            None => self.solve(&assertion, arithmetic && !params.is_empty()),
+        let answer = if params.is_empty() {
+            self.solve(&assertion, false)
+        } else {
+            let lighter = lighten(&phi, &params, &inner, &assertion);
+            self.solve(&lighter, arithmetic && has_quantifier(&lighter))
         };
         // A development aid for measuring how Z3 fares with each query shape.
         if std::env::var_os("FOREX_DEBUG_SMT").is_some() {

@@ -202,10 +202,54 @@ impl Dump {
     }
 }
 
+/// A solver [`check`] can run: Z3's own ([`Solver`]) or a kept kernel
+/// ([`IncrementalSolver`]).
+pub trait Checkable {
+    /// Checks the assertions together with `assumptions`.
+    fn check_with(&self, assumptions: &[Bool]) -> SatResult;
+    /// Z3's reason for the last `unknown`.
+    fn reason(&self) -> String;
+    /// Writes the check to this thread's `--dump-smt` files, while a dump is in force.
+    fn dump_check(&self, assumptions: &[Bool]);
+}
+
+impl Checkable for Solver {
+    fn check_with(&self, assumptions: &[Bool]) -> SatResult {
+        if assumptions.is_empty() {
+            self.check()
+        } else {
+            self.check_assumptions(assumptions)
+        }
+    }
+
+    fn reason(&self) -> String {
+        self.get_reason_unknown().unwrap_or_else(|| "unknown".into())
+    }
+
+    fn dump_check(&self, assumptions: &[Bool]) {
+        dump(self, assumptions);
+    }
+}
+
+impl Checkable for IncrementalSolver {
+    fn check_with(&self, assumptions: &[Bool]) -> SatResult {
+        // No assumptions: Z3's `check_assumptions` with none is its `check`.
+        self.check_assumptions(assumptions)
+    }
+
+    fn reason(&self) -> String {
+        self.reason_unknown()
+    }
+
+    fn dump_check(&self, assumptions: &[Bool]) {
+        dump_formulas(|| self.assertions(), assumptions);
+    }
+}
+
 /// Checks `solver` (plus `assumptions`) within `limit` and `cancel`'s deadline, under
 /// the interrupt watch. The answer says why when there is none.
 pub fn check(
-    solver: &Solver,
+    solver: &impl Checkable,
     assumptions: &[Bool],
     cancel: &Cancel,
     limit: Option<Duration>,
@@ -213,31 +257,8 @@ pub fn check(
     if cancel.is_cancelled() {
         return Sat::Unknown(stopped(cancel));
     }
-    dump(solver, assumptions);
-    let run = || {
-        if assumptions.is_empty() {
-            solver.check()
-        } else {
-            solver.check_assumptions(assumptions)
-        }
-    };
-    let why = || solver.get_reason_unknown().unwrap_or_else(|| "unknown".into());
-    watched(cancel, limit, run, why)
-}
-
-/// [`check`] for an [`IncrementalSolver`] (one SMT kernel kept across checks).
-pub fn check_incremental(
-    solver: &IncrementalSolver,
-    assumptions: &[Bool],
-    cancel: &Cancel,
-    limit: Option<Duration>,
-) -> Sat {
-    if cancel.is_cancelled() {
-        return Sat::Unknown(stopped(cancel));
-    }
-    dump_formulas(|| solver.assertions(), assumptions);
-    // No assumptions: Z3's `check_assumptions` with none is its `check`.
-    watched(cancel, limit, || solver.check_assumptions(assumptions), || solver.reason_unknown())
+    solver.dump_check(assumptions);
+    watched(cancel, limit, || solver.check_with(assumptions), || solver.reason())
 }
 
 /// Runs one check under the interrupt watch with `cancel` and the query's own `limit`;
