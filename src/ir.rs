@@ -536,5 +536,6 @@ pub fn modified_vars(block: &[Stmt]) -> Vec<VarId> {
     out
 }
 
+pub mod c;
 mod tuple;
 pub use tuple::*;

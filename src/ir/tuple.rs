@@ -178,6 +178,8 @@ pub struct Module {
     pub tuples: Vec<Tuple>,
     /// Expected outcomes the file states, by tuple name (hyena0 files).
     pub expected: Vec<(String, ExpectedOutcome)>,
+    /// For a module read from a `.c` file: the C types and library functions.
+    pub c: Option<super::c::CInfo>,
 }
 
 impl Module {

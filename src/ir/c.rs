@@ -1,0 +1,129 @@
+//! What a C source says about its functions that the IR itself does not keep: the C types
+//! of parameters and results, the integer model, the library functions. The C front end
+//! fills it in; the engines never read it. Reports read it to speak in C terms, and the
+//! native oracle (`forex run --native`) to write a harness that calls the compiled code
+//! with a counterexample's values.
+
+use std::path::PathBuf;
+
+/// How C's integers are read (LANGUAGE.md, "C programs").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum IntModel {
+    /// Unbounded integers (`--int-model math`; default for `@ELAENIA` files).
+    #[default]
+    Math,
+    /// LP64 two's complement, unsigned wrap, signed overflow wrapping as `gcc -fwrapv`
+    /// (`--int-model machine`; default for `@forex` files).
+    Machine,
+}
+
+/// A C scalar type of the subset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CScalar {
+    Bool,
+    Char,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+}
+
+impl CScalar {
+    /// Width in bits under LP64 (`_Bool` is 1 bit of value, stored in 8).
+    pub fn bits(self) -> u32 {
+        match self {
+            CScalar::Bool => 1,
+            CScalar::Char | CScalar::UChar => 8,
+            CScalar::Short | CScalar::UShort => 16,
+            CScalar::Int | CScalar::UInt => 32,
+            CScalar::Long | CScalar::ULong => 64,
+        }
+    }
+    pub fn is_signed(self) -> bool {
+        matches!(self, CScalar::Char | CScalar::Short | CScalar::Int | CScalar::Long)
+    }
+    /// The type as C spells it.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            CScalar::Bool => "_Bool",
+            CScalar::Char => "char",
+            CScalar::UChar => "unsigned char",
+            CScalar::Short => "short",
+            CScalar::UShort => "unsigned short",
+            CScalar::Int => "int",
+            CScalar::UInt => "unsigned int",
+            CScalar::Long => "long",
+            CScalar::ULong => "unsigned long",
+        }
+    }
+}
+
+/// A C type of a parameter, local or result.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum CType {
+    Void,
+    Scalar(CScalar),
+    /// `T a[n]` (one dimension) or `T a[N][L]` (two): the element type and the number
+    /// of dimensions. Sizes are not kept: arrays are total maps (LANGUAGE.md).
+    Array { elem: CScalar, dims: u32 },
+}
+
+/// A parameter of a C function, in declaration order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CParam {
+    pub name: String,
+    pub ty: CType,
+    /// The IR variable of the program that holds it (usually `name`).
+    pub var: String,
+}
+
+/// A function defined in the file that is a program of the module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CFunction {
+    pub name: String,
+    pub ret: CType,
+    pub params: Vec<CParam>,
+    /// The IR variable that holds the returned value (`ret`), if the function returns one.
+    pub ret_var: Option<String>,
+    /// 1-based line of the definition in the `.c` file.
+    pub line: u32,
+}
+
+/// How a library call (a function that is only declared) is modelled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LibraryModel {
+    /// No spec: an uninterpreted function. Every copy that calls it has the program
+    /// variable `var`, an array indexed by the (first) argument (nested arrays for more
+    /// arguments), equal in all copies by the tuple's `pre`: the function's table.
+    Uninterpreted { var: String },
+    /// Havocked under its `aspecs`/`especs` entry: each call's result is one
+    /// nondeterministic choice of the copy, taken in call order.
+    Specified,
+}
+
+/// A function that is only declared (`int mix(int x);`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CLibrary {
+    pub name: String,
+    pub ret: CScalar,
+    pub params: Vec<CScalar>,
+    pub model: LibraryModel,
+}
+
+/// The C facts of one module read from a `.c` file.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CInfo {
+    pub source: PathBuf,
+    pub model: IntModel,
+    pub functions: Vec<CFunction>,
+    pub libraries: Vec<CLibrary>,
+}
+
+impl CInfo {
+    pub fn function(&self, name: &str) -> Option<&CFunction> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+}
