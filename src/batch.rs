@@ -110,7 +110,7 @@ fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, out: &mut Vec<InputFile>) {
             continue;
         }
         match path.extension().and_then(|e| e.to_str()) {
-            Some("fe") => out.push(InputFile { path, format: InputFormat::Auto }),
+            Some("fe" | "c") => out.push(InputFile { path, format: InputFormat::Auto }),
             Some("txt") if looks_like_forex(&path) => {
                 out.push(InputFile { path, format: InputFormat::Auto })
             }

@@ -6,6 +6,7 @@
 //! nesting depth anyway (`ir::MAX_DEPTH`).
 
 use crate::diag::{Code, Diagnostic, Diagnostics, LineIndex};
+use crate::ir::c::IntModel;
 use crate::ir::{Loc, Module};
 use crate::syntax::recover::{self, Item, ItemKind};
 use crate::syntax::{self, Format};
@@ -25,6 +26,56 @@ pub enum InputFormat {
     /// hyena0's s-expression files (detected by a first form `(define-program`,
     /// `(strategy` or `(find-counterexample`).
     Hyena,
+    /// C source (`--input c`; detected by the `.c` extension).
+    C,
+}
+
+/// The integer model of C files chosen on the command line (`--int-model`); `None` (the
+/// default) lets each file's annotation decide. Process-wide: the CLI sets it once.
+static INT_MODEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Sets the integer model for C files read from now on (`None`: by annotation).
+pub fn set_int_model(model: Option<IntModel>) {
+    let v = match model {
+        None => 0,
+        Some(IntModel::Math) => 1,
+        Some(IntModel::Machine) => 2,
+    };
+    INT_MODEL.store(v, std::sync::atomic::Ordering::Relaxed);
+}
+
+fn int_model() -> Option<IntModel> {
+    match INT_MODEL.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => Some(IntModel::Math),
+        2 => Some(IntModel::Machine),
+        _ => None,
+    }
+}
+
+/// Whether the file `name` is read as C under `format`.
+pub fn is_c(name: &str, format: InputFormat) -> bool {
+    format == InputFormat::C || (format == InputFormat::Auto && name.ends_with(".c"))
+}
+
+fn stem_of(name: &str) -> String {
+    let stem = Path::new(name).file_stem().map(|s| s.to_string_lossy().into_owned());
+    stem.unwrap_or_else(|| "tuple".to_string())
+}
+
+/// A C file: its module, or (with `recovering`) the tuples its errors break.
+fn load_c(name: &str, src: &str) -> Result<Recovered, Diagnostics> {
+    let whole = |ds: Vec<Diagnostic>| {
+        let ds = ds.into_iter().map(|d| d.with_default_code(Code::Check)).collect();
+        Diagnostics::new(name, src, ds)
+    };
+    let loaded = crate::c::load(name, src, &stem_of(name), int_model()).map_err(whole)?;
+    let broken = loaded
+        .broken
+        .into_iter()
+        .map(|(tuple, loc, ds)| BrokenTuple { name: tuple, loc, diagnostics: whole(ds) })
+        .collect();
+    let unused = (!loaded.unused.is_empty()).then(|| whole(loaded.unused));
+    Ok(Recovered { module: loaded.module, broken, unused })
 }
 
 /// The path that stands for standard input on the command line.
@@ -99,13 +150,31 @@ pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
             return Err(Diagnostics::new(name, &lossy, vec![d]));
         }
     };
+    if is_c(name, format) {
+        let r = load_c(name, src)?;
+        let mut all: Vec<Diagnostic> = Vec::new();
+        for b in r.broken {
+            for d in b.diagnostics.items {
+                if !all.iter().any(|e| e.span == d.span && e.message == d.message) {
+                    all.push(d);
+                }
+            }
+        }
+        if let Some(u) = r.unused {
+            all.extend(u.items);
+        }
+        if all.is_empty() {
+            return Ok(r.module);
+        }
+        return Err(Diagnostics::new(name, src, all));
+    }
     if format == InputFormat::Hyena
         || (format == InputFormat::Auto && syntax::hyena::looks_like_hyena(src))
     {
         return load_hyena(name, src);
     }
     let fmt = match format {
-        InputFormat::Hyena => Format::Fe,
+        InputFormat::Hyena | InputFormat::C => Format::Fe,
         InputFormat::Fe => Format::Fe,
         InputFormat::Forex => Format::Forex,
         InputFormat::Auto if syntax::looks_like_forex(src) => Format::Forex,
@@ -189,13 +258,19 @@ pub struct Recovered {
 /// items), and every error of a ForEx or hyena0 file, still fail the whole file.
 pub fn load_file_recovering(path: &Path, format: InputFormat) -> Result<Recovered, Diagnostics> {
     let (name, bytes) = read_file(path)?;
+    if is_c(&name, format) {
+        if let Ok(src) = std::str::from_utf8(&bytes) {
+            let src = src.to_string();
+            return on_parse_stack(&name, &bytes, || load_c(&name, &src));
+        }
+    }
     let fe = match std::str::from_utf8(&bytes) {
         Ok(src) => match format {
             InputFormat::Fe => true,
             InputFormat::Auto => {
                 !syntax::hyena::looks_like_hyena(src) && !syntax::looks_like_forex(src)
             }
-            InputFormat::Forex | InputFormat::Hyena => false,
+            InputFormat::Forex | InputFormat::Hyena | InputFormat::C => false,
         },
         Err(_) => false,
     };

@@ -418,6 +418,12 @@ fn unary(op: UnOp, a: Value) -> Result<Value, InterpError> {
         (UnOp::Abs, Value::Int { value }) => Value::int(value.abs()),
         (UnOp::BvToInt, Value::Bv { value, .. }) => Value::int(value),
         (UnOp::StrLen, Value::Str { value }) => Value::int(value.chars().count()),
+        (UnOp::ZeroExt(n), Value::Bv { width, value }) => Value::bv(value, width + n),
+        (UnOp::SignExt(n), Value::Bv { width, value }) => {
+            let negative = width > 0 && (value >> (width - 1)) & 1 == 1;
+            let ext = if negative { !0u128 << width } else { 0 };
+            Value::bv(value | ext, width + n)
+        }
         (op, a) => return Err(mismatch(&format!("an operand of {op:?}"), &a)),
     })
 }

@@ -125,6 +125,10 @@ pub enum UnOp {
     BvToInt,
     /// `len(s)` on a string: its number of characters.
     StrLen,
+    /// Sign extension of a bvN by `n` bits to bv(N+n) (SMT-LIB `sign_extend`; C front end).
+    SignExt(u32),
+    /// Zero extension of a bvN by `n` bits to bv(N+n) (SMT-LIB `zero_extend`; C front end).
+    ZeroExt(u32),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,6 +4,7 @@
 //! See ARCHITECTURE.md for the code map and the invariants.
 
 pub mod batch;
+pub mod c;
 pub mod cancel;
 pub mod check;
 pub mod cli;

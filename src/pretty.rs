@@ -34,7 +34,10 @@ fn atomic(e: &Expr) -> bool {
         | ExprKind::Str(_)
         | ExprKind::Select(..)
         | ExprKind::Extract { .. } => true,
-        ExprKind::Unary(UnOp::Abs | UnOp::BvToInt | UnOp::StrLen, _) => true,
+        ExprKind::Unary(
+            UnOp::Abs | UnOp::BvToInt | UnOp::StrLen | UnOp::SignExt(_) | UnOp::ZeroExt(_),
+            _,
+        ) => true,
         ExprKind::Binary(op, ..) => op.is_function(),
         _ => false,
     }
@@ -88,6 +91,8 @@ impl Printer<'_> {
             ExprKind::Unary(UnOp::Abs, a) => self.call("abs", &[a]),
             ExprKind::Unary(UnOp::BvToInt, a) => self.call("int", &[a]),
             ExprKind::Unary(UnOp::StrLen, a) => self.call("len", &[a]),
+            ExprKind::Unary(UnOp::SignExt(n), a) => self.call(&format!("sign_extend{n}"), &[a]),
+            ExprKind::Unary(UnOp::ZeroExt(n), a) => self.call(&format!("zero_extend{n}"), &[a]),
             ExprKind::Str(s) => self.out.push_str(&crate::ir::escape_string(s)),
             ExprKind::Unary(op, a) => {
                 self.out.push_str(match op {

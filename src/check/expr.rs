@@ -396,6 +396,8 @@ impl Checker<'_> {
             UnOp::Abs => (a2.ty == Type::Int, "abs", "an int"),
             UnOp::BvToInt => (matches!(a2.ty, Type::Bv(_)), "int", "a bit-vector"),
             UnOp::StrLen => (a2.ty == Type::Str, "len", "a string"),
+            // Only the C front end builds extensions.
+            UnOp::SignExt(_) | UnOp::ZeroExt(_) => (false, "extend", "a bit-vector"),
         };
         if !ok {
             let hint = match (op, &a2.ty) {

@@ -14,6 +14,27 @@ pub enum InputArg {
     Fe,
     /// The original ForEx tool's format.
     Forex,
+    /// C source (also chosen by the `.c` extension under `auto`).
+    C,
+}
+
+/// How C's integers are read (`ir::c::IntModel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum IntModelArg {
+    /// Unbounded integers (default for `@ELAENIA` files).
+    Math,
+    /// LP64 two's complement, signed overflow wrapping as `gcc -fwrapv` (default for
+    /// `@forex` files).
+    Machine,
+}
+
+impl From<IntModelArg> for crate::ir::c::IntModel {
+    fn from(a: IntModelArg) -> Self {
+        match a {
+            IntModelArg::Math => Self::Math,
+            IntModelArg::Machine => Self::Machine,
+        }
+    }
 }
 
 impl From<InputArg> for crate::frontend::InputFormat {
@@ -22,6 +43,7 @@ impl From<InputArg> for crate::frontend::InputFormat {
             InputArg::Auto => Self::Auto,
             InputArg::Fe => Self::Fe,
             InputArg::Forex => Self::Forex,
+            InputArg::C => Self::C,
         }
     }
 }

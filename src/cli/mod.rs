@@ -44,6 +44,10 @@ pub struct Cli {
     /// always or never.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
     pub color: ColorArg,
+    /// C files: `math` (unbounded integers) or `machine` (LP64, signed overflow wrapping
+    /// as `gcc -fwrapv`); default: `math` for `@ELAENIA` files, `machine` for `@forex` ones.
+    #[arg(long = "int-model", global = true, value_enum)]
+    pub int_model: Option<choices::IntModelArg>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -180,6 +184,7 @@ pub fn main() -> i32 {
     // change while other threads use Z3.
     crate::smt::memory::ensure_ceiling();
     let _ = COLOR.set(color_choice(cli.color));
+    crate::frontend::set_int_model(cli.int_model.map(Into::into));
     match cli.command {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),

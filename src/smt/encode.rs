@@ -115,6 +115,8 @@ impl Encoder<'_> {
                     }
                     UnOp::BvToInt => bv(&a).to_int(false).into(),
                     UnOp::StrLen => string(&a).length().into(),
+                    UnOp::SignExt(n) => bv(&a).sign_ext(*n).into(),
+                    UnOp::ZeroExt(n) => bv(&a).zero_ext(*n).into(),
                 }
             }
             ExprKind::Binary(op, a, b) => {

@@ -10,7 +10,7 @@ mod expr;
 mod fe;
 mod forex;
 pub mod hyena;
-mod prescan;
+pub(crate) mod prescan;
 pub mod recover;
 
 use crate::diag::Diagnostic;
@@ -148,7 +148,7 @@ fn found_at(src: &str, pos: usize) -> String {
     }
 }
 
-fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
+pub(crate) fn syntax_error(src: &str, e: &pest::error::Error<Rule>) -> Diagnostic {
     use pest::error::{ErrorVariant, InputLocation};
     let mut pos = match e.location {
         InputLocation::Pos(p) => p,

@@ -50,9 +50,14 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                 UnOp::Abs => assert_eq!(a.ty, Type::Int),
                 UnOp::BvToInt => assert!(matches!(a.ty, Type::Bv(_))),
                 UnOp::StrLen => assert_eq!(a.ty, Type::Str),
+                UnOp::SignExt(_) | UnOp::ZeroExt(_) => assert!(matches!(a.ty, Type::Bv(_))),
             }
             let int_valued = matches!(op, UnOp::BvToInt | UnOp::StrLen);
-            let result = if int_valued { Type::Int } else { a.ty.clone() };
+            let result = match (op, &a.ty) {
+                _ if int_valued => Type::Int,
+                (UnOp::SignExt(n) | UnOp::ZeroExt(n), Type::Bv(w)) => Type::Bv(w + n),
+                _ => a.ty.clone(),
+            };
             assert_eq!(e.ty, result);
             d + 1
         }

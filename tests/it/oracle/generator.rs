@@ -27,6 +27,10 @@ fn check_expr(t: &Tuple, e: &Expr) -> Type {
                 UnOp::Not => assert_eq!(ta, Type::Bool),
                 UnOp::BitNot | UnOp::Neg => assert!(matches!(ta, Type::Bv(_))),
                 UnOp::Abs | UnOp::BvToInt | UnOp::StrLen => panic!("int-valued operator"),
+                UnOp::SignExt(n) | UnOp::ZeroExt(n) => {
+                    let Type::Bv(w) = ta else { panic!("extension of {ta}") };
+                    return Type::Bv(w + n);
+                }
             }
             ta
         }

@@ -156,6 +156,16 @@ pub fn eval_in(e: &Expr, env: &impl Fn(VarId) -> u128, strings: &Strings) -> u12
                 UnOp::Neg => 0u128.wrapping_sub(x) & m,
                 UnOp::Not => (x == 0) as u128,
                 UnOp::BitNot => !x & m,
+                UnOp::ZeroExt(_) => x,
+                UnOp::SignExt(_) => {
+                    let w = width(&a.ty);
+                    let negative = w > 0 && (x >> (w - 1)) & 1 == 1;
+                    if negative {
+                        (x | (!0u128 << w)) & m
+                    } else {
+                        x
+                    }
+                }
                 UnOp::Abs | UnOp::BvToInt | UnOp::StrLen => panic!("brute oracle: int result"),
             }
         }
