@@ -378,10 +378,52 @@ fn tuple(
             }
         }
     }
+    // Read-only facts are invariant candidates: the tables' equalities, and the `pre`
+    // conjuncts over variables no copy writes (candidates only: the prover checks them).
+    let mut written: HashSet<VarId> = HashSet::new();
+    for c in &tu.copies {
+        written.extend(ir::modified_vars(&c.body));
+    }
+    let mut read_only: Vec<Expr> = tables.clone();
+    for p in &pre {
+        for c in p.conjuncts() {
+            let mut ok = true;
+            c.for_each_var(&mut |v| ok &= !written.contains(&v));
+            let mut quantified = false;
+            find_quant(c, &mut quantified);
+            if ok && !quantified {
+                read_only.push(c.clone());
+            }
+        }
+    }
     tu.pre = Expr::and_all(tables.into_iter().chain(pre));
     tu.post = Expr::and_all(post);
     tu.hints.invariants = invs;
+    if ir::has_loop(&tu.copies.iter().flat_map(|c| c.body.clone()).collect::<Vec<_>>()) {
+        for h in read_only {
+            if !tu.hints.invariants.contains(&h) {
+                tu.hints.invariants.push(h);
+            }
+        }
+    }
     Ok(tu)
+}
+
+fn find_quant(e: &Expr, found: &mut bool) {
+    match &e.kind {
+        ExprKind::Quant { .. } => *found = true,
+        ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => find_quant(a, found),
+        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
+            find_quant(a, found);
+            find_quant(b, found);
+        }
+        ExprKind::Ite(c, a, b) => {
+            find_quant(c, found);
+            find_quant(a, found);
+            find_quant(b, found);
+        }
+        _ => {}
+    }
 }
 
 fn lw_truth(cx: &Context, v: &Val) -> Expr {
