@@ -17,7 +17,7 @@ use crate::ir::c::{CFunction, CInfo, CLibrary, CParam, CScalar, CType, IntModel,
 use crate::ir::{self, Expr, ExprKind, Hints, Loc, Module, Quantifier, Type, VarId};
 use crate::syntax::Rule;
 use ast::{BinaryOp, DeclTy, ExprKind as K, Function, TupleSpec};
-use lower::{Binding, Context, FormulaEnv, Lowered, Lowerer, VarTy};
+use lower::{Context, FormulaEnv, Lowered, Lowerer, VarTy};
 use std::collections::{HashMap, HashSet};
 use types::{Model, Val};
 
@@ -702,6 +702,3 @@ impl crate::syntax::FeParser {
         }
     }
 }
-
-#[allow(dead_code)]
-fn unused_binding(_: Binding) {}

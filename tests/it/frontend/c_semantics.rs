@@ -1,0 +1,142 @@
+//! The C front end's semantics judged by `forex run` on tests/inputs/c/semantics.c
+//! (truncating division, wrapping, conversions, shadowing, early returns in loops,
+//! short-circuit guards of division), and the sample files' verdicts.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+fn input() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/c/semantics.c")
+}
+
+/// Runs `function` with `args` under `model`: `Some(ret)`, or `None` when the run has no
+/// end (a false `assume`, exit code 2).
+fn run(model: &str, function: &str, args: &[(&str, i64)]) -> Option<i64> {
+    let mut c = Command::cargo_bin("forex").unwrap();
+    c.args(["--int-model", model, "run"]).arg(input()).args(["-p", function]);
+    for (name, v) in args {
+        let value = if model == "machine" { format!("#x{:08x}", *v as u32) } else { v.to_string() };
+        c.args(["--set", &format!("{name}={value}")]);
+    }
+    let out = c.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    match out.status.code() {
+        Some(2) => return None,
+        Some(0) => {}
+        other => {
+            panic!("{function}: exit {other:?}\n{stdout}{}", String::from_utf8_lossy(&out.stderr))
+        }
+    }
+    let line = stdout.lines().find(|l| l.starts_with("ret = ")).expect("ret printed");
+    let v = &line["ret = ".len()..];
+    Some(match v.strip_prefix("#x") {
+        Some(hex) => i64::from(u32::from_str_radix(hex, 16).unwrap() as i32),
+        None => v.parse().unwrap(),
+    })
+}
+
+#[test]
+fn division_truncates_toward_zero_in_both_models() {
+    for model in ["math", "machine"] {
+        assert_eq!(run(model, "divmod", &[("x", -7), ("y", 2)]), Some(-31), "{model}");
+        assert_eq!(run(model, "divmod", &[("x", 7), ("y", -2)]), Some(-29), "{model}");
+        assert_eq!(run(model, "divmod", &[("x", -8), ("y", -3)]), Some(22), "{model}");
+        assert_eq!(
+            run(model, "divmod", &[("x", 5), ("y", 0)]),
+            None,
+            "{model}: division by zero has no run"
+        );
+    }
+    assert_eq!(run("machine", "divmod", &[("x", i32::MIN as i64), ("y", -1)]), None);
+}
+
+#[test]
+fn machine_integers_wrap_and_convert() {
+    assert_eq!(run("machine", "wrap", &[("x", i32::MAX as i64)]), Some(i32::MIN as i64));
+    assert_eq!(run("math", "wrap", &[("x", 5)]), Some(6));
+    assert_eq!(run("machine", "conversions", &[("x", -1)]), Some(7));
+    assert_eq!(run("math", "conversions", &[("x", -1)]), Some(2));
+    assert_eq!(run("machine", "shifts", &[("x", -16)]), Some(23));
+}
+
+#[test]
+fn block_scoping_loops_and_early_exits() {
+    for model in ["math", "machine"] {
+        assert_eq!(run(model, "shadow", &[("x", 1)]), Some(9), "{model}");
+        assert_eq!(run(model, "early", &[("n", 3)]), Some(4), "{model}");
+        assert_eq!(run(model, "early", &[("n", -5)]), Some(-1), "{model}");
+        assert_eq!(run(model, "loops", &[("n", 3)]), Some(403), "{model}");
+        assert_eq!(run(model, "loops", &[("n", 0)]), Some(400), "{model}");
+        assert_eq!(run(model, "arrays", &[("k", 5)]), Some(145), "{model}");
+    }
+}
+
+#[test]
+fn short_circuit_and_conditional_guard_division() {
+    for model in ["math", "machine"] {
+        assert_eq!(run(model, "guarded", &[("x", 7), ("y", 0)]), Some(11), "{model}");
+        assert_eq!(run(model, "guarded", &[("x", 7), ("y", 2)]), Some(100), "{model}");
+    }
+}
+
+fn sample(name: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/c").join(name);
+    if !p.is_file() {
+        eprintln!("NOTICE: {} is absent; skipping", p.display());
+        return None;
+    }
+    Some(p)
+}
+
+fn verdicts(path: &Path) -> Vec<String> {
+    let out = Command::cargo_bin("forex")
+        .unwrap()
+        .args(["prove", "--timeout", "60", "--format", "json"])
+        .arg(path)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json report");
+    json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn samples_decide_as_their_first_line_says() {
+    if let Some(p) = sample("pin_check.c") {
+        assert_eq!(verdicts(&p), ["violated", "verified"]);
+    }
+    if let Some(p) = sample("pad_gni.c") {
+        assert_eq!(verdicts(&p), ["verified"]);
+    }
+}
+
+#[test]
+fn batch_picks_up_c_files_and_warns_on_a_file_without_tuples() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("none.c"), "int f(int x) { return x; }\n").unwrap();
+    std::fs::write(
+        dir.path().join("det.c"),
+        "/*@forex tuple det = deterministic(f, in: [x], out: [ret]); */\nint f(int x) { return x * 2; }\n",
+    )
+    .unwrap();
+    let out = Command::cargo_bin("forex")
+        .unwrap()
+        .args(["prove", "--format", "json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json report");
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{json}");
+    assert_eq!(results[0]["tuple"], "det");
+    assert_eq!(results[0]["verdict"], "verified");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("W0001"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
