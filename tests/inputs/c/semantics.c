@@ -69,8 +69,3 @@ int arrays(int k) {
   for (int i = 0; i < 4; i++) total = total * 10 + b[i];
   return total + k;
 }
-
-int shifts(int x) {
-  unsigned u = x;
-  return (x >> 1) + (int)(u >> 28) + (1 << 4);
-}

@@ -83,7 +83,7 @@ unsupported!(
     function_pointer,
     format!("{TUPLE}int f(int x) {{ int (*g)(int); return x; }}\n"),
     "function pointers are not supported",
-    "2:18"
+    "2:20"
 );
 unsupported!(
     global_variable,
@@ -147,16 +147,16 @@ unsupported!(
     "/*@forex tuple t { forall a: f, b: f; post a.nope == b.ret; } */\nint f(int x) { return x; }\n"
         .to_string(),
     "`f` has no variable `nope`",
-    "1:42"
+    "1:46"
 );
 unsupported!(
     ambiguous_local,
     "/*@forex tuple t { forall a: f, b: f; post a.y == b.y; } */\nint f(int x) { { int y = 1; } { int y = 2; } return x; }\n"
         .to_string(),
     "`y` names 2 different locals of `f`",
-    "1:44"
+    "1:46"
 );
-unsupported!(truncated, in_function("  return (x + "), "expected", "3:16");
+unsupported!(truncated, in_function("  return (x + "), "expected", "4:1");
 
 #[test]
 fn empty_and_comment_only_files_are_accepted_without_tuples() {

@@ -5,15 +5,17 @@
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
-fn input() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/c/semantics.c")
+/// The input holding `function` (bitwise operators need the machine model: their own file).
+fn input(function: &str) -> PathBuf {
+    let file = if function == "shifts" { "machine.c" } else { "semantics.c" };
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/c").join(file)
 }
 
 /// Runs `function` with `args` under `model`: `Some(ret)`, or `None` when the run has no
 /// end (a false `assume`, exit code 2).
 fn run(model: &str, function: &str, args: &[(&str, i64)]) -> Option<i64> {
     let mut c = Command::cargo_bin("forex").unwrap();
-    c.args(["--int-model", model, "run"]).arg(input()).args(["-p", function]);
+    c.args(["--int-model", model, "run"]).arg(input(function)).args(["-p", function]);
     for (name, v) in args {
         let value = if model == "machine" { format!("#x{:08x}", *v as u32) } else { v.to_string() };
         c.args(["--set", &format!("{name}={value}")]);
@@ -40,7 +42,7 @@ fn division_truncates_toward_zero_in_both_models() {
     for model in ["math", "machine"] {
         assert_eq!(run(model, "divmod", &[("x", -7), ("y", 2)]), Some(-31), "{model}");
         assert_eq!(run(model, "divmod", &[("x", 7), ("y", -2)]), Some(-29), "{model}");
-        assert_eq!(run(model, "divmod", &[("x", -8), ("y", -3)]), Some(22), "{model}");
+        assert_eq!(run(model, "divmod", &[("x", -8), ("y", -3)]), Some(18), "{model}");
         assert_eq!(
             run(model, "divmod", &[("x", 5), ("y", 0)]),
             None,
@@ -135,7 +137,7 @@ fn batch_picks_up_c_files_and_warns_on_a_file_without_tuples() {
     assert_eq!(results[0]["tuple"], "det");
     assert_eq!(results[0]["verdict"], "verified");
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("W0001"),
+        String::from_utf8_lossy(&out.stderr).contains("none.c: no tuple to prove"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
