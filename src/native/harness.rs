@@ -183,7 +183,7 @@ pub fn write(
             ),
         ));
     }
-    inserts.sort_by(|a, b| b.0.cmp(&a.0));
+    inserts.sort_by_key(|i| std::cmp::Reverse(i.0));
     let mut user = source.to_string();
     for (at, text) in inserts {
         user.insert_str(at, &text);
