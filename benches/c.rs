@@ -126,7 +126,7 @@ fn main() {
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut table = Table::new();
-    table.load_preset(presets::UTF8_FULL_CONDENSED);
+    table.load_style(presets::ASCII_MARKDOWN);
     table.set_header(["file", "tuple", "expected", "verdict", "median ms"]);
     let mut per_file = Vec::new();
     let mut wrong = 0;

@@ -178,6 +178,9 @@ fn pick_program<'m>(module: &'m Module, name: Option<&str>) -> Result<&'m Progra
 
 /// `forex run --replay`: re-check a counterexample and print the replayed runs.
 fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
+    if args.native && module.c.is_none() {
+        return Err(NATIVE_NEEDS_C.into());
+    }
     let name = crate::frontend::display_name(path);
     let text = if path == Path::new(crate::frontend::STDIN_PATH) {
         if args.file == path {
@@ -240,6 +243,8 @@ fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
     }
 }
 
+const NATIVE_NEEDS_C: &str = "--native needs a C file (.c): the compiled code is the oracle";
+
 /// `--native`: the counterexample on the compiled C code (`crate::native`).
 fn native(
     args: &RunArgs,
@@ -247,9 +252,7 @@ fn native(
     tuple: &Tuple,
     cex: &crate::verdict::Counterexample,
 ) -> Result<(), String> {
-    let Some(info) = &module.c else {
-        return Err("--native needs a C file (.c): the compiled code is the oracle".into());
-    };
+    let Some(info) = &module.c else { return Err(NATIVE_NEEDS_C.into()) };
     let file = crate::frontend::display_name(&args.file);
     let source =
         std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {file}: {e}"))?;
