@@ -72,7 +72,10 @@ fn expected(path: &Path) -> Vec<String> {
 
 /// One run: per tuple (name, verdict), and the wall time; `Err` with the first line of
 /// forex's complaint when there is no report.
-fn run_once(path: &Path, timeout: &str) -> (Result<Vec<(String, String)>, String>, Duration) {
+/// Per tuple: name, verdict, reason.
+type Rows = Vec<(String, String, String)>;
+
+fn run_once(path: &Path, timeout: &str) -> (Result<Rows, String>, Duration) {
     let start = Instant::now();
     let out = Command::new(env!("CARGO_BIN_EXE_forex"))
         .args(["prove", "--format", "json", "--jobs", "1", "--timeout", timeout, "--quiet"])
@@ -89,7 +92,8 @@ fn run_once(path: &Path, timeout: &str) -> (Result<Vec<(String, String)>, String
             .iter()
             .map(|r| {
                 let tuple = r["tuple"].as_str().unwrap_or("-").to_string();
-                (tuple, r["verdict"].as_str().unwrap_or("error").to_string())
+                let verdict = r["verdict"].as_str().unwrap_or("error").to_string();
+                (tuple, verdict, r["reason"].as_str().unwrap_or("").to_string())
             })
             .collect::<Vec<_>>()
     });
@@ -142,16 +146,24 @@ fn main() {
             last = rows;
         }
         let file_median = median(times);
-        per_file.push(file_median);
         match last {
             Ok(rows) => {
-                for (i, (tuple, verdict)) in rows.iter().enumerate() {
+                if rows.iter().all(|(_, v, _)| v != "error") {
+                    per_file.push(file_median);
+                }
+                for (i, (tuple, verdict, reason)) in rows.iter().enumerate() {
                     let want = expect.get(i).map_or("-", String::as_str);
                     if matches!(verdict.as_str(), "verified" | "violated") && verdict != want {
                         wrong += 1;
                     }
                     errors += usize::from(verdict == "error");
-                    table.add_row([&shown, tuple, want, verdict, &ms(file_median)]);
+                    let shown_verdict = match verdict.as_str() {
+                        "error" => {
+                            format!("error: {}", reason.chars().take(50).collect::<String>())
+                        }
+                        _ => verdict.clone(),
+                    };
+                    table.add_row([&shown, tuple, want, &shown_verdict, &ms(file_median)]);
                 }
             }
             Err(why) => {
@@ -166,16 +178,20 @@ fn main() {
         col.set_cell_alignment(CellAlignment::Right);
     }
     println!("{table}");
+    if per_file.is_empty() {
+        println!("no file was decided ({errors} errors): no median to compare with Elaenia's");
+        return;
+    }
     let overall = median(per_file.clone());
     let ratio = ELAENIA_MEDIAN.as_secs_f64() / overall.as_secs_f64().max(1e-9);
     println!(
-        "{} files, {} runs each: median {} ms per file (forex process, wall clock); \
+        "{} files decided, {} runs each: median {} ms per file (forex process, wall clock); \
          Elaenia's published median 7000 ms; forex is {ratio:.0}x faster (target: 20x, i.e. \
          at most 350 ms){}",
         per_file.len(),
         cfg.runs,
         ms(overall),
-        if errors > 0 { format!("; {errors} errors") } else { String::new() }
+        if errors > 0 { format!("; {errors} errors, not counted") } else { String::new() }
     );
     if wrong > 0 {
         println!("{wrong} definitive verdicts contradict the expected ones");
