@@ -372,3 +372,58 @@ fn json_of_an_outcome_names_its_result() {
     assert_eq!(v["differences"][0]["native"], "2");
     assert_eq!(o.name(), "disagrees");
 }
+
+fn bv_array(entries: &[(i64, i64)]) -> Value {
+    let mut a = Value::Array { default: Box::new(bv32(0)), entries: BTreeMap::new() };
+    for (i, v) in entries {
+        a.store((*i).into(), bv32(*v));
+    }
+    a
+}
+
+/// The counterexample the refuter would report for examples/c/pin_early_exit.c: the
+/// same wrong guess costs 2 digit compares against one PIN and 1 against the other.
+#[test]
+fn the_pin_example_counterexample_agrees() {
+    if !have_cc() {
+        return;
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/c/pin_early_exit.c");
+    let src = std::fs::read_to_string(path).unwrap();
+    let arr = |name: &str| CParam {
+        name: name.into(),
+        ty: CType::Array { elem: CScalar::Int, dims: 1 },
+        var: name.into(),
+    };
+    let f = CFunction {
+        name: "check_pin".into(),
+        ret: CType::Scalar(CScalar::Bool),
+        params: vec![arr("guess"), arr("pin"), arr("cost")],
+        ret_var: Some("ret".into()),
+        line: 30,
+    };
+    let i = info(IntModel::Machine, vec![f], vec![]);
+    let t = tuple("check_pin", "bv32[] guess, pin, cost; bv32 i; bool ret;");
+    let r = |name, pin: &[(i64, i64)], cost: i64| {
+        let init = [
+            ("guess", bv_array(&[])),
+            ("pin", bv_array(pin)),
+            ("cost", bv_array(&[(0, 9)])),
+            ("i", bv32(0)),
+            ("ret", Value::bool(true)),
+        ];
+        let fin = [
+            ("guess", bv_array(&[])),
+            ("pin", bv_array(pin)),
+            ("cost", bv_array(&[(0, cost)])),
+            ("i", bv32(cost - 1)),
+            ("ret", Value::bool(false)),
+        ];
+        run(name, "check_pin", &init, vec![], &fin)
+    };
+    let c = cex(vec![r("a", &[(1, 1)], 2), r("b", &[(0, 1)], 1)]);
+    match check(&src, &i, &t, &c) {
+        NativeOutcome::Agrees { unobserved, .. } => assert_eq!(unobserved, ["a.i", "b.i"]),
+        other => panic!("{other:?}"),
+    }
+}
