@@ -15,6 +15,7 @@ pub mod interp;
 pub mod interrupt;
 pub mod ir;
 pub mod lsp;
+pub mod native;
 pub mod portfolio;
 pub mod pretty;
 pub mod prove;

@@ -93,6 +93,11 @@ pub struct ProveArgs {
     /// `--format json` or `--diagnostics json`).
     #[arg(long, short)]
     pub quiet: bool,
+    /// After a C tuple is violated, compile the C file with the system compiler and replay
+    /// the counterexample natively (this runs your code: in a temporary folder, killed
+    /// after 10 s); human and JSON reports show the result (JSON: a `native` field).
+    #[arg(long)]
+    pub native_check: bool,
     /// Input language of files given by name (folders: detected per file). `--format`
     /// names the report format here, so the input language is `--input` (as in `check`).
     #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
@@ -157,9 +162,17 @@ pub fn main(args: ProveArgs) -> i32 {
         eprint!("{}", super::usage_error(args.diagnostics, message));
         return 3;
     }
+    let native = if args.native_check {
+        let opts = crate::native::NativeOptions::default();
+        crate::native::report::check_report(&report, args.input.into(), &opts)
+    } else {
+        Vec::new()
+    };
     let text = match args.format {
-        ReportFormat::Human => render_human(&report, args.explain),
-        ReportFormat::Json => render_json(&report),
+        ReportFormat::Human => {
+            render_human(&report, args.explain) + &crate::native::report::render_human(&native)
+        }
+        ReportFormat::Json => crate::native::report::add_to_json(&render_json(&report), &native),
         ReportFormat::Junit => render_junit(&report),
         ReportFormat::Sarif => render_sarif(&report),
         ReportFormat::Github => render_github(&report),

@@ -26,7 +26,8 @@ use std::path::{Path, PathBuf};
 #[command(after_help = "Examples:
   forex run examples/gni.fe --program pad --set h=1 --set l=2 --choices 7
   forex prove --format json --output report.json examples/ni_leak.fe
-  forex run examples/ni_leak.fe --replay report.json")]
+  forex run examples/ni_leak.fe --replay report.json
+  forex run examples/c/pin_early_exit.c --replay report.json --native")]
 pub struct RunArgs {
     /// The file holding the program (`-` reads standard input).
     pub file: PathBuf,
@@ -54,6 +55,11 @@ pub struct RunArgs {
     /// report holds counterexamples of several tuples of this file).
     #[arg(long)]
     pub tuple: Option<String>,
+    /// With --replay on a `.c` file: also compile the program with the system C compiler
+    /// and run the counterexample's ∀ copies natively, comparing their final values with
+    /// forex's (this runs your code: in a temporary folder, killed after 10 s).
+    #[arg(long, requires = "replay")]
+    pub native: bool,
     /// Input language. (`--format` is the old spelling, still accepted.)
     #[arg(long = "input", alias = "format", value_enum, default_value_t = InputArg::Auto)]
     pub input: InputArg,
@@ -172,6 +178,9 @@ fn pick_program<'m>(module: &'m Module, name: Option<&str>) -> Result<&'m Progra
 
 /// `forex run --replay`: re-check a counterexample and print the replayed runs.
 fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
+    if args.native && module.c.is_none() {
+        return Err(NATIVE_NEEDS_C.into());
+    }
     let name = crate::frontend::display_name(path);
     let text = if path == Path::new(crate::frontend::STDIN_PATH) {
         if args.file == path {
@@ -215,7 +224,11 @@ fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
             .collect();
         outln!("  final:   {}  ({})", fin.join(", "), run.end);
     }
-    match crate::refute::replay_counterexample(tuple, &cex, &Cancel::new()) {
+    let confirmed = crate::refute::replay_counterexample(tuple, &cex, &Cancel::new());
+    if args.native {
+        native(args, module, tuple, &cex)?;
+    }
+    match confirmed {
         Ok(()) => {
             outln!("confirmed: the counterexample shows that {} is violated", tuple.name);
             if !cex.explanation.is_empty() {
@@ -228,6 +241,25 @@ fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
             Ok(2)
         }
     }
+}
+
+const NATIVE_NEEDS_C: &str = "--native needs a C file (.c): the compiled code is the oracle";
+
+/// `--native`: the counterexample on the compiled C code (`crate::native`).
+fn native(
+    args: &RunArgs,
+    module: &Module,
+    tuple: &Tuple,
+    cex: &crate::verdict::Counterexample,
+) -> Result<(), String> {
+    let Some(info) = &module.c else { return Err(NATIVE_NEEDS_C.into()) };
+    let file = crate::frontend::display_name(&args.file);
+    let source =
+        std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {file}: {e}"))?;
+    let opts = crate::native::NativeOptions::default();
+    let outcome = crate::native::check_counterexample(&source, &file, info, tuple, cex, &opts);
+    outln!("native: {outcome}");
+    Ok(())
 }
 
 fn pick_tuple<'m>(module: &'m Module, name: Option<&str>) -> Result<&'m Tuple, String> {

@@ -2,6 +2,7 @@
 
 mod check;
 mod editor;
+mod native;
 mod neovim;
 mod portfolio;
 mod prove;

@@ -4,5 +4,6 @@
 
 pub mod brute;
 pub mod build;
+pub mod cgen;
 pub mod corpus;
 pub mod gen;

@@ -2,6 +2,7 @@
 //! differential soundness hunts of the engines against the oracle.
 
 mod answers;
+mod c_native;
 mod differential;
 mod generator;
 mod hypertest_differential;

@@ -1,0 +1,153 @@
+//! Compiling and running a harness: the system C compiler in a fresh temporary folder, the
+//! binary under a time limit (killed after it), its output in a file (no pipe to fill up).
+
+use crate::ir::c::IntModel;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use wait_timeout::ChildExt;
+
+/// How a harness run went, before its output is read.
+#[derive(Debug)]
+pub enum Ran {
+    /// The binary exited (code, or the signal that ended it) and printed `stdout`.
+    Exited {
+        code: Option<i32>,
+        signal: Option<i32>,
+        stdout: String,
+    },
+    NoCompiler {
+        tried: Vec<String>,
+    },
+    CompileError {
+        compiler: String,
+        message: String,
+    },
+    TimeLimit,
+    /// The temporary folder or a process could not be made.
+    Failed(String),
+}
+
+/// The compilers tried, in order: `$FOREX_CC`, `$CC`, `cc`, `gcc`, `clang`.
+pub fn candidates(explicit: Option<&str>) -> Vec<String> {
+    let mut out: Vec<String> = explicit.map(str::to_string).into_iter().collect();
+    if explicit.is_none() {
+        for var in ["FOREX_CC", "CC"] {
+            if let Ok(v) = std::env::var(var) {
+                if !v.trim().is_empty() {
+                    out.push(v.trim().to_string());
+                }
+            }
+        }
+        out.extend(["cc", "gcc", "clang"].map(String::from));
+    }
+    out
+}
+
+/// The first compiler of `candidates` that runs (`CC --version`).
+pub fn find_compiler(explicit: Option<&str>) -> Result<String, Vec<String>> {
+    let tried = candidates(explicit);
+    for cc in &tried {
+        let ok = Command::new(cc)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if ok {
+            return Ok(cc.clone());
+        }
+    }
+    Err(tried)
+}
+
+/// The compiler's flags for the integer model: the machine model is `gcc -fwrapv`'s C;
+/// in the math model a signed overflow traps (`-ftrapv`), since an unbounded integer has
+/// no native counterpart past its C type.
+pub fn flags(model: IntModel) -> Vec<&'static str> {
+    let mut f = vec!["-std=gnu11", "-O0", "-w"];
+    f.push(match model {
+        IntModel::Machine => "-fwrapv",
+        IntModel::Math => "-ftrapv",
+    });
+    f
+}
+
+/// Compiles `text` with `cc` and runs it for at most `limit`. `keep`: a folder to copy
+/// the harness into (for people who want to look at it).
+pub fn compile_and_run(
+    text: &str,
+    model: IntModel,
+    compiler: Option<&str>,
+    limit: Duration,
+    keep: Option<&Path>,
+) -> Ran {
+    let cc = match find_compiler(compiler) {
+        Ok(cc) => cc,
+        Err(tried) => return Ran::NoCompiler { tried },
+    };
+    let dir = match tempfile::Builder::new().prefix("forex-native-").tempdir() {
+        Ok(d) => d,
+        Err(e) => return Ran::Failed(format!("cannot make a temporary folder: {e}")),
+    };
+    let source = dir.path().join("harness.c");
+    let binary = dir.path().join("harness");
+    if let Err(e) = std::fs::write(&source, text) {
+        return Ran::Failed(format!("cannot write {}: {e}", source.display()));
+    }
+    if let Some(keep) = keep {
+        let _ = std::fs::create_dir_all(keep);
+        let _ = std::fs::write(keep.join("harness.c"), text);
+    }
+    let out = Command::new(&cc)
+        .args(flags(model))
+        .arg(&source)
+        .arg("-o")
+        .arg(&binary)
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output();
+    match out {
+        Err(e) => return Ran::Failed(format!("cannot run {cc}: {e}")),
+        Ok(o) if !o.status.success() => {
+            let message = String::from_utf8_lossy(&o.stderr).into_owned();
+            return Ran::CompileError { compiler: cc, message };
+        }
+        Ok(_) => {}
+    }
+    run(&binary, dir.path(), limit)
+}
+
+fn run(binary: &PathBuf, dir: &Path, limit: Duration) -> Ran {
+    let out_path = dir.join("stdout");
+    let out = match std::fs::File::create(&out_path) {
+        Ok(f) => f,
+        Err(e) => return Ran::Failed(format!("cannot make {}: {e}", out_path.display())),
+    };
+    let mut child = match Command::new(binary)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => return Ran::Failed(format!("cannot run the compiled harness: {e}")),
+    };
+    let status = match child.wait_timeout(limit) {
+        Ok(Some(s)) => s,
+        Ok(None) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ran::TimeLimit;
+        }
+        Err(e) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ran::Failed(format!("waiting for the harness: {e}"));
+        }
+    };
+    use std::os::unix::process::ExitStatusExt;
+    let stdout = std::fs::read_to_string(&out_path).unwrap_or_default();
+    Ran::Exited { code: status.code(), signal: status.signal(), stdout }
+}
