@@ -52,7 +52,6 @@ fn run_native_needs_a_c_file() {
 }
 
 #[test]
-#[ignore = "needs the C front end (branch wt-c)"]
 fn native_check_of_a_violated_c_tuple_agrees_with_the_compiler() {
     if forex::native::exec::find_compiler(None).is_err() {
         eprintln!("note: no C compiler found: native check test skipped");

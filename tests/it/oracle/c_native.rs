@@ -4,8 +4,7 @@
 //! counterexample); every compared value must agree, in both integer models.
 //!
 //! Every test skips with a note when no C compiler is installed. The comparisons need
-//! the C front end, which lives on another branch: they are ignored until the
-//! integrator merges it and makes [`load_c`] call it.
+//! the C front end (`InputFormat::C`).
 
 use crate::common::cgen::{sample_programs, CProgram, Model};
 use forex::diag::DiagStyle;
@@ -20,12 +19,11 @@ use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const NEEDS_FRONT_END: &str = "needs the C front end (branch wt-c)";
 
-/// The one call of the C front end. The integrator: `InputFormat::C` once it exists.
+/// The one call of the C front end.
 fn load_c(name: &str, source: &str) -> Module {
-    load_source(name, source.as_bytes(), InputFormat::Auto).unwrap_or_else(|d| {
-        panic!("{NEEDS_FRONT_END}: {name} is rejected:\n{}\n{source}", d.render(DiagStyle::Short))
+    load_source(name, source.as_bytes(), InputFormat::C).unwrap_or_else(|d| {
+        panic!("{name} is rejected:\n{}\n{source}", d.render(DiagStyle::Short))
     })
 }
 
@@ -210,19 +208,16 @@ fn generated_agree(model: Model, seed: u8) {
 }
 
 #[test]
-#[ignore = "needs the C front end (branch wt-c)"]
 fn generated_c_programs_agree_with_the_compiler_machine_model() {
     generated_agree(Model::Machine, 11);
 }
 
 #[test]
-#[ignore = "needs the C front end (branch wt-c)"]
 fn generated_c_programs_agree_with_the_compiler_math_model() {
     generated_agree(Model::Math, 12);
 }
 
 #[test]
-#[ignore = "needs the C front end (branch wt-c)"]
 fn c_examples_agree_with_the_compiler() {
     if compiler().is_none() {
         return;
