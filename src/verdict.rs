@@ -173,6 +173,14 @@ pub struct LoopPointProof {
     pub invariant: String,
     /// How many candidates were tried at this loop point.
     pub candidates_tried: u64,
+    /// How the loops ran when not simply together to a joint exit (`None`): e.g.
+    /// `lockstep while every guard holds, then c1 alone`, or a loop that runs no more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alignment: Option<String>,
+    /// For a loop point that finishes a lockstep's leftovers: that lockstep's index in
+    /// the proof's loop points (the prover uses it to describe the lockstep in full).
+    #[serde(skip)]
+    pub leftover_of: Option<usize>,
 }
 
 /// A concrete, replayed witness that a tuple is invalid.

@@ -27,6 +27,15 @@ pub struct Cfg<'t> {
     pub st: SymState,
     /// Iterations of ∃-only loops unrolled on this path so far.
     pub unrolled: u32,
+    /// The loops that last ran in lockstep and may still have iterations left (see
+    /// `loops::Lockstep`).
+    pub lockstep: Option<super::loops::Lockstep<'t>>,
+}
+
+impl<'t> Cfg<'t> {
+    pub fn new(conts: Vec<im::Vector<Item<'t>>>, st: SymState) -> Self {
+        Cfg { conts, st, unrolled: 0, lockstep: None }
+    }
 }
 
 /// What must hold when every copy has finished.
@@ -185,7 +194,14 @@ impl<'t> Prover<'t> {
         what: &str,
     ) -> Res<()> {
         acc.push_back(st.implies(goal));
-        self.check(acc, scope, what)
+        self.check(acc, scope, what)?;
+        // Proved and parameter-free: later checks on this path need not carry it (the
+        // facts themselves stay in the path condition). Without this every check repeats
+        // all earlier ones, and n sequential loops cost n² (see `Syms::params_since`).
+        if !self.syms.params_since(scope.floor) {
+            acc.clear();
+        }
+        Ok(())
     }
 
     /// Runs a configuration to its end, handling loop points on the way.

@@ -6,6 +6,12 @@
 //! it); atoms whose consecution fails are dropped; if the strongest remaining
 //! conjunction does not force simultaneous termination, no weaker one does, and the
 //! alignment is abandoned.
+//!
+//! When no alignment exits together, loops of different copies may run in lockstep (a
+//! Barthe–Crespo–Kunz product): every body once per joint step while all their guards
+//! hold, under an invariant that needs no simultaneous termination; the copies then
+//! finish their loops at later loop points (`Lockstep`): a loop whose guard is false runs
+//! no more, the others run alone or in a smaller lockstep.
 
 use super::genpp::{Cfg, End, Fail, FailKind, Item, Prover, Res};
 use super::mine;
@@ -39,6 +45,21 @@ impl<'t> Aligned<'t> {
     }
 }
 
+/// Loops that last ran in lockstep, each perhaps with iterations left.
+#[derive(Clone)]
+pub struct Lockstep<'t> {
+    /// The copies and their loop statements.
+    pub loops: Vec<(usize, &'t Stmt)>,
+    /// The lockstep's loop point in `Prover::proof`.
+    pub record: usize,
+}
+
+impl<'t> Lockstep<'t> {
+    fn has(&self, copy: usize, w: &Stmt) -> bool {
+        self.loops.iter().any(|(c, v)| *c == copy && std::ptr::eq(*v, w))
+    }
+}
+
 /// The candidate kinds besides conjunctions of atoms.
 enum Cand {
     Atoms(Vec<Expr>),
@@ -65,6 +86,35 @@ impl<'t> Prover<'t> {
             .map(|w| w.0)
             .filter(|&i| self.quantifier(i) == Quantifier::Forall)
             .collect();
+        let lockstep = cfg.lockstep.clone().filter(|ls| waiting.iter().any(|&(i, w)| ls.has(i, w)));
+        if let Some(ls) = &lockstep {
+            // A lockstep's loop whose guard is now false runs no more (exact, no invariant).
+            for &(c, w) in waiting.iter().filter(|&&(i, w)| ls.has(i, w)) {
+                let g = cfg.st.eval_bool(match w {
+                    Stmt::While { cond, .. } => cond,
+                    _ => unreachable!("waiting copies are at a loop"),
+                });
+                let mut a = acc.clone();
+                match self.oblige(&mut a, &cfg.st, &g.not(), scope, "a lockstep loop's exit") {
+                    Ok(()) => {
+                        let mut next = cfg.clone();
+                        next.conts[c].pop_front();
+                        next.st.pc.push_back(g.not());
+                        let start = self.candidates;
+                        let al = [Aligned { copy: c, stmt: w, count: 1 }];
+                        let what = format!("{} runs no more", self.tuple.copies[c].name);
+                        let inv = "the guard is false: no iterations left".to_string();
+                        self.record_as(&al, inv, start, Some(what), Some(ls.record));
+                        let mark = self.proof.len() - 1;
+                        return self.run(next, a, scope, end).inspect_err(|_| {
+                            self.proof.truncate(mark);
+                        });
+                    }
+                    Err(f) if f.kind == FailKind::Stopped => return Err(f),
+                    Err(_) => {}
+                }
+            }
+        }
         if forall.is_empty() {
             return self.exists_only(cfg, acc, scope, end);
         }
@@ -75,16 +125,53 @@ impl<'t> Prover<'t> {
         let mut last: Option<Fail> = None;
         // Larger alignments first: running loops together is what relational proofs need.
         let n = waiting.len();
-        let mut subsets: Vec<Vec<usize>> = (1..=n)
-            .rev()
+        // With many copies, only all of them, pairs and single loops (the sizes between
+        // multiply the alignments tried without being what relational proofs use).
+        let sizes: Vec<usize> =
+            (1..=n).rev().filter(|&k| n < MANY_COPIES || k == n || k <= 2).collect();
+        let mut subsets: Vec<Vec<usize>> = sizes
+            .into_iter()
             .flat_map(|k| (0..n).combinations(k))
             .filter(|s| s.iter().any(|&k| self.quantifier(waiting[k].0) == Quantifier::Forall))
             .collect();
         subsets.dedup();
+        // A loop run alone: first the copy furthest behind (the most statements still to
+        // run). Copies of one program then move through their sequential loops together,
+        // so that later loops can still be aligned, instead of one copy running all of its
+        // loops alone first.
+        let behind = |s: &Vec<usize>| match s.as_slice() {
+            [k] => std::cmp::Reverse(cfg.conts[waiting[*k].0].len()),
+            _ => std::cmp::Reverse(usize::MAX),
+        };
+        subsets.sort_by_key(|s| (std::cmp::Reverse(s.len()), behind(s)));
         // ForEx `[traceBound] n`: at most n alignments are tried at this loop point.
         let mut budget = self.tuple.hints.trace_bound.map_or(usize::MAX, |b| b as usize);
-        'alignments: for subset in subsets {
-            for counts in count_vectors(subset.len(), bound) {
+        // Exact alignments of several loops, then single loops, then locksteps (each
+        // strictly smaller than the lockstep whose leftovers these are, so that they end).
+        let may_lockstep = |s: &[usize]| {
+            s.len() > 1
+                && lockstep.as_ref().is_none_or(|ls| {
+                    s.len() < ls.loops.len()
+                        && s.iter().all(|&k| ls.has(waiting[k].0, waiting[k].1))
+                })
+        };
+        let mut plans: Vec<(Vec<usize>, Vec<u32>, bool)> = Vec::new();
+        for s in subsets.iter().filter(|s| s.len() > 1) {
+            let uneven = s.len() <= 3;
+            for counts in count_vectors(s.len(), bound) {
+                if uneven || counts.iter().all(|&c| c == 1) {
+                    plans.push((s.clone(), counts, false));
+                }
+            }
+        }
+        for s in subsets.iter().filter(|s| s.len() == 1) {
+            plans.push((s.clone(), vec![1], false));
+        }
+        for s in subsets.iter().filter(|s| may_lockstep(s)) {
+            plans.push((s.clone(), vec![1; s.len()], true));
+        }
+        'alignments: for (subset, counts, in_lockstep) in plans {
+            {
                 if budget == 0 {
                     break 'alignments;
                 }
@@ -94,7 +181,7 @@ impl<'t> Prover<'t> {
                     .zip(&counts)
                     .map(|(&k, &c)| Aligned { copy: waiting[k].0, stmt: waiting[k].1, count: c })
                     .collect();
-                match self.houdini(&cfg, &acc, scope, end, &align, tried_before) {
+                match self.houdini(&cfg, &acc, scope, end, &align, tried_before, in_lockstep) {
                     Ok(a) => {
                         self.closest = outer_closest;
                         return Ok(a);
@@ -142,6 +229,7 @@ impl<'t> Prover<'t> {
 
     /// Searches invariants for one alignment and continues after the loops with the
     /// first that works. `start`: the candidate counter when the loop point was reached.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn houdini(
         &mut self,
         cfg: &Cfg<'t>,
@@ -150,6 +238,7 @@ impl<'t> Prover<'t> {
         end: &End,
         align: &[Aligned<'t>],
         start: u64,
+        lockstep: bool,
     ) -> Res<Acc> {
         // Ghost variables keep the values on entering the loops, for invariants that
         // relate the current state to the entry state.
@@ -166,7 +255,7 @@ impl<'t> Prover<'t> {
         }
         let cfg = &cfg;
         let mut atoms = self.ranking_atoms(align);
-        atoms.extend(mine::atoms(self.tuple, align, &ghost));
+        atoms.extend(mine::atoms(self.tuple, align, &ghost, lockstep));
         // Initiation filter in priority order: all atoms at once when they are jointly
         // initial (the usual case), otherwise greedily one by one.
         let mut atoms: Vec<Expr> = atoms.into_iter().fold(Vec::new(), |mut v, a| {
@@ -192,6 +281,22 @@ impl<'t> Prover<'t> {
                 }
             }
         }
+        // Without parameters so far, a stronger invariant makes every later obligation
+        // easier (the path condition only grows), so once the strongest candidate of this
+        // alignment fails after the loops, weaker ones would too: they are not tried. With
+        // parameters, a weaker consecution may leave the parameters free for what follows.
+        let params = self.syms.params_since(scope.floor);
+        // The strongest initial conjunction that does not make the loops exit together
+        // says that no weaker one does: the alignment is abandoned before any consecution.
+        let never_together = align.len() > 1
+            && !lockstep
+            && matches!(self.termination(cfg, align, &set), Err(f) if !f.is_unknown());
+        // A lockstep whose invariant relates no two copies proves nothing that running the
+        // loops one after the other would not.
+        if lockstep && !set.iter().any(|a| self.relates_copies(a)) {
+            return Err(Fail::invalid("no relational invariant for a lockstep"));
+        }
+        let mut weaker = true;
         let mut last: Option<Fail>;
         let mut cands = Vec::new();
         // Attempts with one conjunct dropped, for this alignment.
@@ -202,7 +307,7 @@ impl<'t> Prover<'t> {
         let mut drop_budget = if chooses { DROP_ONE_BUDGET } else { 0 };
         loop {
             // Drop the conjuncts that are not preserved on their own, until none fails.
-            if set.len() > 1 {
+            if set.len() > 1 && !never_together {
                 let failed = self.probe(cfg, acc, scope, align, &set);
                 if let Some(failed) = failed {
                     if failed.iter().any(|f| *f) {
@@ -216,8 +321,17 @@ impl<'t> Prover<'t> {
                     }
                 }
             }
-            let r =
-                self.attempt(cfg, acc, scope, end, align, &Cand::Atoms(set.clone()), false, start);
+            let r = self.attempt(
+                cfg,
+                acc,
+                scope,
+                end,
+                align,
+                &Cand::Atoms(set.clone()),
+                false,
+                start,
+                lockstep,
+            );
             match r {
                 Ok(a) => return Ok(a),
                 Err(Attempt::Cons(f)) if !set.is_empty() => {
@@ -234,7 +348,9 @@ impl<'t> Prover<'t> {
                         let mut trial = set.clone();
                         trial.remove(k);
                         let cand = Cand::Atoms(trial);
-                        match self.attempt(cfg, acc, scope, end, align, &cand, false, start) {
+                        match self
+                            .attempt(cfg, acc, scope, end, align, &cand, false, start, lockstep)
+                        {
                             Ok(a) => return Ok(a),
                             Err(
                                 Attempt::Init(f)
@@ -249,18 +365,28 @@ impl<'t> Prover<'t> {
                         break;
                     }
                 }
-                Err(Attempt::Init(f) | Attempt::Term(f) | Attempt::Cons(f) | Attempt::Later(f)) => {
+                Err(Attempt::Later(f)) => {
+                    weaker = params || f.is_unknown();
+                    last = Some(f);
+                    break;
+                }
+                Err(Attempt::Term(f)) => {
+                    weaker = f.is_unknown();
+                    last = Some(f);
+                    break;
+                }
+                Err(Attempt::Init(f) | Attempt::Cons(f)) => {
                     last = Some(f);
                     break;
                 }
             }
         }
-        if !set.is_empty() {
+        if !set.is_empty() && weaker {
             cands.push(Cand::Atoms(Vec::new()));
         }
         cands.push(Cand::Unreachable);
         for c in cands {
-            match self.attempt(cfg, acc, scope, end, align, &c, true, start) {
+            match self.attempt(cfg, acc, scope, end, align, &c, true, start, lockstep) {
                 Ok(a) => return Ok(a),
                 Err(Attempt::Init(f) | Attempt::Term(f) | Attempt::Cons(f) | Attempt::Later(f)) => {
                     last = Some(f)
@@ -282,8 +408,9 @@ impl<'t> Prover<'t> {
         cand: &Cand,
         count: bool,
         start: u64,
+        lockstep: bool,
     ) -> Result<Acc, Attempt> {
-        let r = self.attempt_inner(cfg, acc, scope, end, align, cand, count, start);
+        let r = self.attempt_inner(cfg, acc, scope, end, align, cand, count, start, lockstep);
         if self.tried.len() < MAX_TRIED_LOGGED {
             let text = match cand {
                 Cand::Atoms(atoms) => format!("`{}`", self.inv_text(atoms)),
@@ -302,7 +429,8 @@ impl<'t> Prover<'t> {
                 Err(Attempt::Cons(_)) => "is not preserved by the loops".to_string(),
                 Err(Attempt::Later(f)) => format!("holds, but after the loops: {}", f.msg),
             };
-            let line = format!("{}: {text} {outcome}", self.alignment_text(align));
+            let kind = if lockstep { " in lockstep" } else { "" };
+            let line = format!("{}{kind}: {text} {outcome}", self.alignment_text(align));
             self.tried.push(line);
         }
         r
@@ -327,6 +455,7 @@ impl<'t> Prover<'t> {
         cand: &Cand,
         count: bool,
         start: u64,
+        lockstep: bool,
     ) -> Result<Acc, Attempt> {
         if count {
             self.candidates += 1;
@@ -339,7 +468,7 @@ impl<'t> Prover<'t> {
                 let mut a = acc.clone();
                 self.oblige(&mut a, &cfg.st, &Bool::from_bool(false), scope, "unreachability")
                     .map_err(Attempt::Init)?;
-                self.record(align, "Unreachable".into(), start);
+                self.record(cfg, align, "Unreachable".into(), start);
                 return Ok(a);
             }
         };
@@ -354,7 +483,9 @@ impl<'t> Prover<'t> {
             String::new()
         };
         let loops = if align.len() == 1 { "loop" } else { "loops" };
-        if let Err(f) = self.termination(cfg, align, &atoms) {
+        // A lockstep needs no joint exit: the copies finish their loops later.
+        let joint = if lockstep { Ok(()) } else { self.termination(cfg, align, &atoms) };
+        if let Err(f) = joint {
             if atoms.is_empty() {
                 return Err(Attempt::Term(f));
             }
@@ -383,17 +514,30 @@ impl<'t> Prover<'t> {
         next.st = exit;
         let inv = next.st.eval_all(&atoms);
         next.st.pc.push_back(inv);
-        for al in align {
-            let g = next.st.eval_bool(al.cond());
-            next.st.pc.push_back(g.not());
-            next.conts[al.copy].pop_front();
+        if lockstep {
+            // Some guard is false; the loops stay, for the copies to finish them.
+            let gs: Vec<Bool> = align.iter().map(|al| next.st.eval_bool(al.cond())).collect();
+            next.st.pc.push_back(Bool::and(&gs).not());
+            let loops = align.iter().map(|al| (al.copy, al.stmt)).collect();
+            next.lockstep = Some(Lockstep { loops, record: self.proof.len() });
+        } else {
+            for al in align {
+                let g = next.st.eval_bool(al.cond());
+                next.st.pc.push_back(g.not());
+                next.conts[al.copy].pop_front();
+            }
         }
         let mut proved = text.clone();
         if let Some(r) = self.ranking_for(align) {
             proved =
                 format!("{text} (ranking function {})", crate::pretty::tuple_expr(self.tuple, &r));
         }
-        self.record(align, proved, start);
+        if lockstep {
+            let what = "lockstep while every guard holds".to_string();
+            self.record_as(align, proved, start, Some(what), None);
+        } else {
+            self.record(cfg, align, proved, start);
+        }
         match self.run(next, a, scope, end) {
             Ok(a) => Ok(a),
             Err(f) => {
@@ -422,6 +566,19 @@ impl<'t> Prover<'t> {
         }
     }
 
+    /// Whether `atom` mentions variables of two copies (ghosts count as their copy's).
+    fn relates_copies(&self, atom: &Expr) -> bool {
+        let n = self.tuple.vars.len() as u32;
+        let mut copies = Vec::new();
+        atom.for_each_var(&mut |v| {
+            let c = self.tuple.var(VarId(v.0 % n)).copy;
+            if !copies.contains(&c) {
+                copies.push(c);
+            }
+        });
+        copies.len() > 1
+    }
+
     fn inv_text(&self, atoms: &[Expr]) -> String {
         if atoms.is_empty() {
             "true".into()
@@ -438,12 +595,43 @@ impl<'t> Prover<'t> {
         }
     }
 
-    fn record(&mut self, align: &[Aligned<'t>], invariant: String, start: u64) {
+    /// Records a proved loop point; one that runs leftovers of a lockstep says so.
+    fn record(&mut self, cfg: &Cfg<'t>, align: &[Aligned<'t>], invariant: String, start: u64) {
+        let of = cfg
+            .lockstep
+            .as_ref()
+            .filter(|ls| align.iter().all(|al| ls.has(al.copy, al.stmt)))
+            .map(|ls| ls.record);
+        let what = of.map(|_| {
+            let names = align.iter().map(|al| self.tuple.copies[al.copy].name.as_str()).join(", ");
+            if align.len() == 1 {
+                format!("{names} alone")
+            } else {
+                format!("{names} together")
+            }
+        });
+        self.record_as(align, invariant, start, what, of);
+    }
+
+    fn record_as(
+        &mut self,
+        align: &[Aligned<'t>],
+        invariant: String,
+        start: u64,
+        alignment: Option<String>,
+        leftover_of: Option<usize>,
+    ) {
+        let alignment = match (alignment, leftover_of) {
+            (Some(a), Some(k)) => Some(format!("leftover of loop point {}: {a}", k + 1)),
+            (a, _) => a,
+        };
         self.proof.push(LoopPointProof {
             loops: align.iter().map(|al| self.loop_name(al.copy, al.stmt)).collect(),
             counts: align.iter().map(|al| al.count).collect(),
             invariant,
             candidates_tried: self.candidates - start,
+            alignment,
+            leftover_of,
         });
     }
 
@@ -551,7 +739,7 @@ impl<'t> Prover<'t> {
             }
             conts[al.copy] = c;
         }
-        let sub = Cfg { conts, st: h, unrolled: cfg.unrolled };
+        let sub = Cfg { conts, st: h, unrolled: cfg.unrolled, lockstep: None };
         let start = if separate { Acc::new() } else { acc.clone() };
         let mark = self.proof.len();
         let r = self.run(sub, start, sc, &goal);
@@ -570,6 +758,9 @@ const CLOSEST_LATER: u8 = 1;
 
 /// At most this many attempts are logged for `--explain`.
 const MAX_TRIED_LOGGED: usize = 200;
+
+/// From this many waiting loops on, alignments are all of them, pairs, or single loops.
+const MANY_COPIES: usize = 5;
 
 /// At most this many attempts per alignment drop one conjunct from a jointly failing set.
 const DROP_ONE_BUDGET: usize = 8;

@@ -7,13 +7,24 @@
 //! weakened to its closure (`x < y` gives `x <= y`), and for a loop that runs alone its
 //! monotone counters (`x >= old(x)`) and preserved differences
 //! `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the loop point (a
-//! ghost variable, see `ghost`).
+//! ghost variable, see `ghost`). Per-copy (unary) atoms for a loop run alone: counters
+//! of one body stepped in proportion (`o - old(o) == 2 * (i - old(i))`) and a counter's
+//! exit bound (`i <= n || i == old(i)`, which with the guard false gives
+//! `i == max(n, old(i))`), so that copies whose loops run different numbers of times can
+//! be related after their loops (self-composition).
 
 use super::loops::Aligned;
 use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, VarId};
 
 /// `ghost(v)`: the ghost variable holding `v`'s value when the loops were reached.
-pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarId) -> Vec<Expr> {
+/// `lockstep`: the loops run in lockstep (`loops::Lockstep`), which also gets the
+/// monotone counters of each loop.
+pub fn atoms(
+    tuple: &Tuple,
+    align: &[Aligned<'_>],
+    ghost: &dyn Fn(VarId) -> VarId,
+    lockstep: bool,
+) -> Vec<Expr> {
     let mut out: Vec<Expr> = Vec::new();
     let push = |e: Expr, out: &mut Vec<Expr>| {
         if !out.contains(&e) {
@@ -136,6 +147,46 @@ pub fn atoms(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarI
                     push(Expr::binary(op, (**a).clone(), (**b).clone()), &mut out);
                 }
             }
+        }
+    }
+    for al in align.iter().filter(|_| lockstep) {
+        // Monotone counters of loops in lockstep (loops alone get them below): what the
+        // lockstep did bounds what the copies' leftovers start from.
+        for (x, c) in counters(tuple, al.body()) {
+            let op = if c > 0 { BinOp::Ge } else { BinOp::Le };
+            push(Expr::binary(op, var_expr(x), Expr::var(ghost(x), Type::Int)), &mut out);
+        }
+    }
+    // Unary atoms serve loops run alone (in exact alignments the relational atoms do,
+    // and the disjunctions would only slow every later query on the path).
+    for al in align.iter().filter(|_| align.len() == 1) {
+        let cs = counters(tuple, al.body());
+        for (i, &(x, cx)) in cs.iter().enumerate() {
+            for &(y, cy) in &cs[i + 1..] {
+                if cx == cy {
+                    continue;
+                }
+                let g = num_integer::gcd(cx, cy);
+                let (kx, ky) = (cy / g, cx / g);
+                let moved = |v: VarId, k: i64| {
+                    let d = Expr::binary(BinOp::Sub, var_expr(v), Expr::var(ghost(v), Type::Int));
+                    scaled(k, d)
+                };
+                push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
+            }
+        }
+        for c in al.cond().conjuncts() {
+            let ExprKind::Binary(op, a, b) = &c.kind else { continue };
+            let ExprKind::Var(x) = a.kind else { continue };
+            let step = cs.iter().find(|(v, _)| *v == x).map(|(_, s)| *s);
+            let bound = match (op, step) {
+                (BinOp::Lt, Some(1)) => BinOp::Le,
+                (BinOp::Gt, Some(-1)) => BinOp::Ge,
+                _ => continue,
+            };
+            let within = Expr::binary(bound, var_expr(x), (**b).clone());
+            let unmoved = Expr::eq(var_expr(x), Expr::var(ghost(x), Type::Int));
+            push(Expr::binary(BinOp::Or, within, unmoved), &mut out);
         }
     }
     // Preserved differences matter for loops that run alone (their partner copies are

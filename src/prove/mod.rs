@@ -56,7 +56,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let pre = st.eval_bool(&tuple.pre);
     st.pc.push_back(pre.clone());
     let conts = tuple.copies.iter().map(|c| c.body.iter().map(Item::S).collect()).collect();
-    let cfg = Cfg { conts, st, unrolled: 0 };
+    let cfg = Cfg::new(conts, st);
     let loop_free = tuple.copies.iter().all(|c| !genpp::has_loop(&c.body));
     p.assumes_at_end = loop_free;
     let mut result = p.run(cfg.clone(), Acc::new(), main, &End::Post);
@@ -80,7 +80,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let verdict = match result {
         Ok(_) => Verdict::Verified {
             proof: Proof {
-                loop_points: p.proof.clone(),
+                loop_points: describe_locksteps(p.proof.clone()),
                 obligations: p.obligations,
                 exhaustive: None,
                 warnings: crate::vacuity::warnings_on(&pre, &p.ends, p.smt.session()),
@@ -113,6 +113,26 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
         time: start.elapsed(),
         stats: Stats { queries: p.smt.queries(), candidates: p.candidates, ..Stats::default() },
     }
+}
+
+/// Each lockstep's loop point names how its copies finished: `lockstep while every guard
+/// holds, then c0 runs no more, then c1 alone`.
+fn describe_locksteps(
+    mut points: Vec<crate::verdict::LoopPointProof>,
+) -> Vec<crate::verdict::LoopPointProof> {
+    for k in 0..points.len() {
+        let Some(of) = points[k].leftover_of else { continue };
+        let what = points[k]
+            .alignment
+            .as_deref()
+            .and_then(|a| a.split_once(": "))
+            .map(|(_, w)| w.to_string());
+        if let (Some(w), Some(Some(a))) = (what, points.get_mut(of).map(|p| p.alignment.as_mut())) {
+            a.push_str(", then ");
+            a.push_str(&w);
+        }
+    }
+    points
 }
 
 /// Whether deferring the ∃ copies changes the schedule: some ∀ copy has a loop and some

@@ -40,6 +40,8 @@ pub struct Scope {
 pub struct Syms {
     info: HashMap<Dynamic, (u32, Class)>,
     all: Vec<Dynamic>,
+    /// The id of the latest parameter (class `P`) made, if any.
+    last_param: Option<u32>,
 }
 
 impl Syms {
@@ -63,7 +65,17 @@ impl Syms {
         };
         self.info.insert(sym.clone(), (id, class));
         self.all.push(sym.clone());
+        if class == Class::P {
+            self.last_param = Some(id);
+        }
         sym
+    }
+
+    /// Whether a query of a scope with this floor has parameters so far: without them,
+    /// its obligations are independent of each other (`∀A ∃P ∀B` distributes over a
+    /// conjunct without P), so a valid one need not be checked again.
+    pub fn params_since(&self, floor: u32) -> bool {
+        self.last_param.is_some_and(|id| id >= floor)
     }
 
     pub fn class(&self, floor: u32, c: &Dynamic) -> Class {

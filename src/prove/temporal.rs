@@ -104,6 +104,8 @@ pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Out
                 counts: vec![1; tuple.copies.len()],
                 invariant: invariant_text(tuple, &invariant),
                 candidates_tried: p.candidates,
+                alignment: None,
+                leftover_of: None,
             }];
             loop_points.append(&mut p.proof);
             let warnings = crate::vacuity::first_observation_warnings(&pre, &p.ends, cancel);
@@ -269,7 +271,7 @@ fn initiation<'t>(p: &mut Prover<'t>, seg: &'t Segments, end: &End) -> Res<Bool>
     let pre = st.eval_bool(&p.tuple.pre);
     st.pc.push_back(pre.clone());
     let conts = seg.first.iter().map(|b| b.iter().map(Item::S).collect()).collect();
-    p.run(Cfg { conts, st, unrolled: 0 }, Acc::new(), scope, end).map(|_| pre)
+    p.run(Cfg::new(conts, st), Acc::new(), scope, end).map(|_| pre)
 }
 
 /// From any state satisfying `hyp`, one joint step establishes `end`.
@@ -278,5 +280,5 @@ fn consecution<'t>(p: &mut Prover<'t>, seg: &'t Segments, hyp: &[Expr], end: &En
     let h = st.eval_all(hyp);
     st.pc.push_back(h);
     let conts = seg.step.iter().map(|b| b.iter().map(Item::S).collect()).collect();
-    p.run(Cfg { conts, st, unrolled: 0 }, Acc::new(), scope, end).map(|_| ())
+    p.run(Cfg::new(conts, st), Acc::new(), scope, end).map(|_| ())
 }

@@ -147,6 +147,9 @@ fn proof_text(proof: &Proof, queries: u64) -> String {
             counts.join(", "),
             lp.candidates_tried
         );
+        if let Some(a) = &lp.alignment {
+            let _ = writeln!(s, "  alignment: {a}");
+        }
         let _ = writeln!(s, "  invariant: {}", lp.invariant);
     }
     s

@@ -241,6 +241,8 @@ pub(crate) mod tests {
                 counts: vec![1, 2],
                 invariant: "a.i == c.i && a.o <= c.o".into(),
                 candidates_tried: 3,
+                alignment: None,
+                leftover_of: None,
             }],
             obligations: 9,
             exhaustive: None,

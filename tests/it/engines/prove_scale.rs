@@ -1,0 +1,75 @@
+//! The prover on programs with many sequential loops (issue 22): GNI over n counted
+//! loops plus a random pad, decided loop point by loop point; the invalid twin (no pad)
+//! is never verified. Times are measured outside the tests (`benches/`).
+
+use forex::cancel::Cancel;
+use forex::frontend::{load_source, InputFormat};
+use forex::ir::Tuple;
+use forex::prove::{prove, ProveOptions};
+use forex::verdict::Verdict;
+use std::time::Duration;
+
+fn tuple(src: &str) -> Tuple {
+    let m = load_source("t.fe", src.as_bytes(), InputFormat::Fe)
+        .unwrap_or_else(|d| panic!("does not load: {d:?}"));
+    m.tuples.into_iter().next().expect("one tuple")
+}
+
+fn verdict(src: &str) -> Verdict {
+    let cancel = Cancel::new().with_timeout(Duration::from_secs(120));
+    prove(&tuple(src), &ProveOptions::default(), &cancel).verdict
+}
+
+/// n loops counting to a bound, adding to `o` (bound `l`) or to `t` (bound `h`, every
+/// second loop when `secret_loops`), then `o` masked by a fresh `r` (or leaking `h`).
+fn gni(n: usize, secret_loops: bool, pad: bool) -> String {
+    let counters: Vec<String> = (0..n).map(|k| format!("i{k}")).collect();
+    let mut s = format!(
+        "program p {{\n  int h, l, o, r, t, {};\n  o = 0;\n  t = 0;\n",
+        counters.join(", ")
+    );
+    for k in 0..n {
+        let (bound, sum) = if secret_loops && k % 2 == 1 { ("h", "t") } else { ("l", "o") };
+        s += &format!(
+            "  i{k} = 0;\n  while (i{k} < {bound}) {{\n    {sum} = {sum} + 1;\n    i{k} = i{k} + 1;\n  }}\n"
+        );
+    }
+    s += if pad { "  r = *;\n  o = o + t + r;\n}\n" } else { "  o = o + t + h;\n}\n" };
+    s += "tuple gni {\n  forall a: p, b: p;\n  exists c: p;\n  pre a.l == c.l && b.h == c.h;\n  post a.o == c.o;\n}\n";
+    s
+}
+
+#[test]
+fn sixteen_public_loops_are_proved_one_loop_point_at_a_time() {
+    let Verdict::Verified { proof } = verdict(&gni(16, false, true)) else {
+        panic!("expected verified")
+    };
+    // a and c aligned at each loop, b's loops alone: every loop point once, no retries.
+    assert_eq!(proof.loop_points.len(), 32, "{:#?}", proof.loop_points);
+    let aligned = proof.loop_points.iter().filter(|lp| lp.loops.len() == 2).count();
+    assert_eq!(aligned, 16);
+}
+
+#[test]
+fn public_and_secret_loops_interleaved_are_proved() {
+    // c's public loops align with a's, its secret ones with b's: b must catch up first.
+    let Verdict::Verified { proof } = verdict(&gni(8, true, true)) else {
+        panic!("expected verified")
+    };
+    let with_b = proof
+        .loop_points
+        .iter()
+        .filter(|lp| lp.loops.len() == 2 && lp.loops[0].starts_with("b@"))
+        .count();
+    assert_eq!(with_b, 4, "{:#?}", proof.loop_points);
+}
+
+#[test]
+fn the_leaking_twin_is_not_verified() {
+    for secret_loops in [false, true] {
+        match verdict(&gni(8, secret_loops, false)) {
+            Verdict::Unknown { .. } => {}
+            v => panic!("expected unknown, got {v:?}"),
+        }
+    }
+}
