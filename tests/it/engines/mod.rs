@@ -13,5 +13,6 @@ mod qe_interrupts;
 mod refute_deep;
 mod refute_examples;
 mod refute_random;
+mod refute_scale;
 mod soundness_audit;
 mod strings;
