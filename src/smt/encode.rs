@@ -411,7 +411,7 @@ mod tests {
             &a.select(&i)
                 .as_int()
                 .unwrap()
-                ._eq(&i.ge(Int::from_i64(0)).ite(&Int::from_i64(3), &Int::from_i64(38))),
+                .eq(i.ge(Int::from_i64(0)).ite(&Int::from_i64(3), &Int::from_i64(38))),
         );
         s.assert(&all);
         assert_eq!(s.check(), SatResult::Sat);

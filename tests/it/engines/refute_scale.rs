@@ -90,9 +90,9 @@ fn choices_inside_merged_branches_come_back_in_order_and_replay() {
     let leaking = cex
         .copies
         .iter()
-        .find(|c| c.choices.len() == 2 && c.choices[1] == Value::int(7))
+        .find(|c| c.choices.len() == 2 && c.choices[0] == Value::int(7))
         .unwrap_or_else(|| panic!("some copy chooses x = 7: {cex:?}"));
-    assert_eq!(leaking.choices[0], Value::bool(true), "then the if (*)'s first branch");
+    assert_eq!(leaking.choices[1], Value::bool(true), "then the if (*)'s first branch");
 }
 
 #[test]
