@@ -334,6 +334,12 @@ const LAMBDA_NUMERALS: usize = 64;
 /// (−16..16 and around each numeral in the term) as entries. Where this differs from the
 /// model, the run's replay (the gate every verdict passes) notices.
 fn lambda_value(t: &Dynamic, elem: &Type) -> Option<Value> {
+    // Reading takes dozens of Z3 calls; once the caller's token interrupts Z3, the z3
+    // crate panics on the null it gets back: then the array is unreadable (`None`).
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_lambda(t, elem))).ok().flatten()
+}
+
+fn read_lambda(t: &Dynamic, elem: &Type) -> Option<Value> {
     let array = t.as_array()?;
     if array.get_sort().array_domain()?.kind() != z3::SortKind::Int {
         return None;
