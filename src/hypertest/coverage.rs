@@ -6,6 +6,11 @@
 //! copy; a test covers it when each copy's run executed its point. A copy whose slice
 //! is empty (its outputs are never written) contributes the single pseudo-point
 //! "the run finished".
+//!
+//! Goals are never materialised by the million: when the product of the copies' point
+//! counts exceeds [`MAX_GOALS`] even with depth-1 points, a fixed sample of
+//! [`MAX_GOALS`] goals stands for it (every "diagonal" goal, each copy at its i-th point,
+//! then pseudo-random k-tuples), and hypercoverage is reported over that sample.
 
 use crate::interp::{eval_expr, Observer};
 use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, UnOp, VarId};
@@ -16,7 +21,8 @@ use std::collections::HashMap;
 /// The pseudo-point of a copy with an empty slice.
 pub const END: usize = usize::MAX;
 
-/// More goals than this and only depth-1 points are used (the product explodes).
+/// More goals than this and only depth-1 points are used (the product explodes); still
+/// more, and this many are sampled.
 pub const MAX_GOALS: usize = 20_000;
 
 /// Numbering and control structure of one copy's statements.
@@ -122,8 +128,10 @@ pub struct Goals {
     /// Indices of the ∀ copies, in order.
     pub copies: Vec<usize>,
     pub index: Vec<CopyIndex>,
-    /// Number of goals: the product of the per-copy point counts.
+    /// Number of goals: the product of the per-copy point counts, or the sample's size.
     pub total: usize,
+    /// The goals, listed, when they are a sample of a product too large to enumerate.
+    sample: Option<Vec<Vec<usize>>>,
 }
 
 impl Goals {
@@ -144,11 +152,18 @@ impl Goals {
             index = build(true);
         }
         let total = product(&index);
-        Goals { copies, index, total }
+        if total > MAX_GOALS {
+            let sample = sample_goals(&index);
+            return Goals { copies, index, total: sample.len(), sample: Some(sample) };
+        }
+        Goals { copies, index, total, sample: None }
     }
 
     /// Goal number `g` as one point index (into `index[j].points`) per ∀ copy.
     pub fn decode(&self, mut g: usize) -> Vec<usize> {
+        if let Some(sample) = &self.sample {
+            return sample[g].clone();
+        }
         let mut out = vec![0; self.index.len()];
         for j in (0..self.index.len()).rev() {
             let n = self.index[j].points.len();
@@ -161,6 +176,23 @@ impl Goals {
     /// Goals covered by a test whose copy `j` hit the point indices `hits[j]`.
     pub fn covered_by(&self, hits: &[Vec<usize>], out: &mut [bool]) {
         if hits.iter().any(|h| h.is_empty()) || self.total > MAX_GOALS {
+            return;
+        }
+        if let Some(sample) = &self.sample {
+            let hit: Vec<Vec<bool>> = hits
+                .iter()
+                .zip(&self.index)
+                .map(|(h, ix)| {
+                    let mut b = vec![false; ix.points.len()];
+                    h.iter().for_each(|&p| b[p] = true);
+                    b
+                })
+                .collect();
+            for (g, goal) in sample.iter().enumerate() {
+                if goal.iter().zip(&hit).all(|(&p, b)| b[p]) {
+                    out[g] = true;
+                }
+            }
             return;
         }
         // Mixed-radix enumeration of the product of the hit sets.
@@ -185,6 +217,43 @@ impl Goals {
             }
         }
     }
+}
+
+/// [`MAX_GOALS`] distinct goals out of a product too large to list: every diagonal goal
+/// (each copy at its i-th point: for copies of one program, the same point in each),
+/// then pseudo-random k-tuples from a fixed seed, so the sample does not depend on the
+/// run.
+fn sample_goals(index: &[CopyIndex]) -> Vec<Vec<usize>> {
+    let counts: Vec<usize> = index.iter().map(|c| c.points.len()).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let widest = counts.iter().copied().max().unwrap_or(1);
+    for i in 0..widest {
+        let goal: Vec<usize> = counts.iter().map(|&n| i.min(n - 1)).collect();
+        if out.len() < MAX_GOALS && seen.insert(goal.clone()) {
+            out.push(goal);
+        }
+    }
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        // SplitMix64: a fixed, dependency-free sequence.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    };
+    // The product exceeds MAX_GOALS, so distinct goals remain to be drawn; the attempt
+    // bound only guards against a pathological generator.
+    let mut attempts = 0;
+    while out.len() < MAX_GOALS && attempts < 20 * MAX_GOALS {
+        attempts += 1;
+        let goal: Vec<usize> = counts.iter().map(|&n| next(n)).collect();
+        if seen.insert(goal.clone()) {
+            out.push(goal);
+        }
+    }
+    out
 }
 
 /// Records, during one copy's run, which statements ran and how close each condition

@@ -4,18 +4,19 @@
 use super::exists::{no_exists_run_formula, no_run_text, unknown_reason};
 use super::{var_name, RefuteOptions, Round};
 
-use crate::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
+use crate::symex::{explore, AnyModel, Ctx, End, Env, Flow, Path, SymChoice};
 
 /// Undecided ∀-path queries after which a round gives up.
 const MAX_UNKNOWNS: u32 = 3;
 use crate::cancel::Cancel;
 use crate::ir::{Quantifier, Tuple, VarId};
 use crate::smt::encode::{encode_bool, fresh, term_value};
+use crate::smt::incremental::Eval;
 use crate::value::Value;
 use crate::verdict::{CopyRun, Counterexample, Stats};
 use std::collections::BTreeMap;
 use z3::ast::{Ast, Dynamic};
-use z3::{Model, SatResult};
+use z3::SatResult;
 
 /// Explores every ∀ path at loop bound `bound` and asks, per path, for a counterexample.
 pub(super) fn round(
@@ -25,7 +26,9 @@ pub(super) fn round(
     cancel: &Cancel,
     stats: &mut Stats,
 ) -> Round {
-    let solver = crate::smt::session::solver();
+    let Some(solver) = crate::smt::incremental::IncrementalSolver::new() else {
+        return Round::Unreadable("Z3 could not make a solver (out of memory?)".into());
+    };
     let initial: Env = (0..tuple.vars.len() as u32)
         .map(|i| {
             let v = VarId(i);
@@ -37,6 +40,10 @@ pub(super) fn round(
     let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
     let mut ctx = Ctx::new(&solver, cancel, bound, opts.limits());
     ctx.summarise_exists = true;
+    let all: Vec<usize> = (0..tuple.copies.len()).collect();
+    ctx.merge = crate::symex::should_merge(tuple, &all);
+    // Flat sequential branches: the query Z3's `smt` tactic is fast on (`check_merged`).
+    let flat = !tuple.copies.iter().any(|c| crate::symex::has_nested_branch(&c.body));
     let mut bound_hit = false;
     let mut uncovered = false;
     let mut forall_paths = 0;
@@ -62,10 +69,19 @@ pub(super) fn round(
         };
         ctx.solver.push();
         ctx.solver.assert(&no_run);
-        let flow = match ctx.check(&[]) {
+        let (answer, model) = if ctx.merge {
+            ctx.check_merged(flat)
+        } else {
+            let r = ctx.check(&[]);
+            (r, None)
+        };
+        let flow = match answer {
             SatResult::Sat => {
-                let model = ctx.solver.get_model().expect("sat gives a model");
-                found = Some(build(tuple, &model, &initial, path, bound));
+                let model = model.or_else(|| ctx.solver.model().map(AnyModel::Kept));
+                found = Some(match model {
+                    Some(model) => build(tuple, &model, &initial, path, bound),
+                    None => Err("the solver answered sat without a model".into()),
+                });
                 Flow::Stop
             }
             SatResult::Unsat => {
@@ -108,9 +124,14 @@ pub(super) fn round(
     }
 }
 
-fn value_of(model: &Model, t: &Dynamic, ty: &crate::ir::Type, what: &str) -> Result<Value, String> {
+fn value_of(
+    model: &impl Eval,
+    t: &Dynamic,
+    ty: &crate::ir::Type,
+    what: &str,
+) -> Result<Value, String> {
     let e =
-        model.eval(t, true).ok_or_else(|| format!("the solver's model has no value for {what}"))?;
+        model.value_of(t).ok_or_else(|| format!("the solver's model has no value for {what}"))?;
     term_value(&e.simplify(), ty).ok_or_else(|| {
         format!("cannot read a concrete value for {what} from the solver's model ({e})")
     })
@@ -119,7 +140,7 @@ fn value_of(model: &Model, t: &Dynamic, ty: &crate::ir::Type, what: &str) -> Res
 /// The counterexample a model describes for ∀ path `path`.
 fn build(
     tuple: &Tuple,
-    model: &Model,
+    model: &impl Eval,
     initial: &Env,
     path: &Path,
     bound: u32,
@@ -143,10 +164,16 @@ fn build(
             if *c != ci {
                 continue;
             }
+            let what = format!("a choice of copy {}", copy.name);
             choices.push(match choice {
                 SymChoice::Branch(b) => Value::bool(*b),
-                SymChoice::Value(t, ty) => {
-                    value_of(model, t, ty, &format!("a choice of copy {}", copy.name))?
+                SymChoice::Value(t, ty) => value_of(model, t, ty, &what)?,
+                // Made only on the runs where `taken` holds: the model's run keeps it or not.
+                SymChoice::Merged { value, ty, taken } => {
+                    match value_of(model, &taken.clone().into(), &crate::ir::Type::Bool, &what)? {
+                        v if v == Value::bool(true) => value_of(model, value, ty, &what)?,
+                        _ => continue,
+                    }
                 }
             });
         }

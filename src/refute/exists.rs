@@ -60,9 +60,12 @@ pub fn exists_run_with(
         (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
     let mut last_undecided = None;
     for bound in bound_schedule(max_bound) {
-        let solver = crate::smt::session::solver();
+        let Some(solver) = crate::smt::incremental::IncrementalSolver::new() else {
+            return ExistsAnswer::Unknown { reason: "Z3 could not make a solver".into() };
+        };
         let mut ctx = Ctx::new(&solver, cancel, bound, super::RefuteOptions::default().limits());
         ctx.summarise_exists = true;
+        ctx.merge = crate::symex::should_merge(tuple, &exists);
         let mut witness = false;
         // Some summarised path may satisfy post: a larger bound may decide it.
         let mut maybe = false;
@@ -168,7 +171,7 @@ pub(crate) fn unknown_reason(ctx: &Ctx) -> String {
     if ctx.cancelled {
         "cancelled or timed out".into()
     } else {
-        ctx.solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())
+        ctx.solver.reason_unknown()
     }
 }
 

@@ -296,6 +296,9 @@ fn parse_int_numeral(text: &str) -> Option<BigInt> {
 }
 
 fn array_value(t: &Dynamic, elem: &Type) -> Option<Value> {
+    if t.kind() == z3::AstKind::Quantifier {
+        return lambda_value(t, elem);
+    }
     if !t.is_app() {
         return None;
     }
@@ -321,10 +324,110 @@ fn array_value(t: &Dynamic, elem: &Type) -> Option<Value> {
     }
 }
 
+/// Indices either side of 0 at which a `lambda` array is read ([`lambda_value`]).
+const LAMBDA_WINDOW: i64 = 16;
+
+/// Largest number of the numerals in a `lambda`'s text around which it is read.
+const LAMBDA_NUMERALS: usize = 64;
+
+/// A model's array given as a `lambda` term (Z3 may answer `(lambda ((x Int)) (ite (<= 0
+/// x) 3 38))`), which no finite table of entries equals in general: read as the value
+/// at a far index (the default) with the values at the indices a run is likely to touch
+/// (−16..16 and around each numeral in the term) as entries. Where this differs from the
+/// model, the run's replay (the gate every verdict passes) notices.
+fn lambda_value(t: &Dynamic, elem: &Type) -> Option<Value> {
+    // Reading takes dozens of Z3 calls; once the caller's token interrupts Z3, the z3
+    // crate panics on the null it gets back: then the array is unreadable (`None`).
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_lambda(t, elem))).ok().flatten()
+}
+
+fn read_lambda(t: &Dynamic, elem: &Type) -> Option<Value> {
+    let array = t.as_array()?;
+    if array.get_sort().array_domain()?.kind() != z3::SortKind::Int {
+        return None;
+    }
+    let at = |i: &BigInt| -> Option<Value> {
+        let index = int_literal(i);
+        term_value(&array.select(&index).simplify(), elem)
+    };
+    let mut indices: std::collections::BTreeSet<BigInt> =
+        (-LAMBDA_WINDOW..=LAMBDA_WINDOW).map(BigInt::from).collect();
+    for n in numerals(&t.to_string()).into_iter().take(LAMBDA_NUMERALS) {
+        for d in -1..=1 {
+            indices.insert(&n + d);
+        }
+    }
+    let far = indices.iter().next_back().cloned().unwrap_or_default() + 1_000_000;
+    let mut value = Value::Array { default: Box::new(at(&far)?), entries: BTreeMap::new() };
+    for i in indices {
+        let v = at(&i)?;
+        value.store(i, v);
+    }
+    Some(value)
+}
+
+/// The integer numerals in a term's text (`-` for `(- n)` is not read: both n and −n
+/// are taken).
+fn numerals(text: &str) -> Vec<BigInt> {
+    let mut out = Vec::new();
+    let mut digits = String::new();
+    let mut prev = ' ';
+    for ch in text.chars().chain(std::iter::once(' ')) {
+        if ch.is_ascii_digit()
+            && (!digits.is_empty()
+                || !(prev.is_alphanumeric() || prev == '!' || prev == '_' || prev == '.'))
+        {
+            digits.push(ch);
+        } else if !digits.is_empty() {
+            if let Ok(n) = digits.parse::<BigInt>() {
+                out.push(-n.clone());
+                out.push(n);
+            }
+            digits.clear();
+        }
+        prev = ch;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use z3::SatResult;
+
+    #[test]
+    fn a_lambda_array_in_a_model_is_read_at_the_indices_runs_touch() {
+        // The model form a user met: `(lambda ((x!1 Int)) (ite (<= 0 x!1) 3 38))`.
+        let x = Int::new_const("x!1");
+        let body: Dynamic =
+            x.ge(Int::from_i64(0)).ite(&Int::from_i64(3), &Int::from_i64(38)).into();
+        let lambda: Dynamic = z3::ast::lambda_const(&[&x], &body).into();
+        assert_eq!(lambda.kind(), z3::AstKind::Quantifier);
+        let v = term_value(&lambda, &Type::Array(Box::new(Type::Int))).expect("a lambda is read");
+        let Value::Array { default, entries } = &v else { panic!("an array: {v}") };
+        assert_eq!(**default, Value::int(3));
+        assert_eq!(entries.get(&BigInt::from(-1)), Some(&Value::int(38)));
+        assert_eq!(entries.get(&BigInt::from(-16)), Some(&Value::int(38)));
+        assert_eq!(entries.get(&BigInt::from(5)), None, "equal to the default: no entry");
+        // And through a model: an array constrained pointwise on both sides of 0.
+        let a = z3::ast::Array::new_const("A", &z3::Sort::int(), &z3::Sort::int());
+        let s = crate::smt::session::solver();
+        let i = Int::new_const("i");
+        let all = z3::ast::forall_const(
+            &[&i],
+            &[],
+            &a.select(&i)
+                .as_int()
+                .unwrap()
+                .eq(i.ge(Int::from_i64(0)).ite(&Int::from_i64(3), &Int::from_i64(38))),
+        );
+        s.assert(&all);
+        assert_eq!(s.check(), SatResult::Sat);
+        let m = s.get_model().unwrap();
+        let got = m.eval(&Dynamic::from(a), true).unwrap();
+        let v = term_value(&got.simplify(), &Type::Array(Box::new(Type::Int)));
+        assert!(v.is_some(), "model array read: {got}");
+    }
 
     fn x_int(_: VarId) -> Dynamic {
         Int::new_const("x").into()

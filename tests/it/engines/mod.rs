@@ -15,5 +15,6 @@ mod qe_interrupts;
 mod refute_deep;
 mod refute_examples;
 mod refute_random;
+mod refute_scale;
 mod soundness_audit;
 mod strings;
