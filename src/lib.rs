@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod cancel;
+pub mod certificate;
 pub mod check;
 pub mod cli;
 pub mod diag;

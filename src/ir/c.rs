@@ -68,7 +68,10 @@ pub enum CType {
     Scalar(CScalar),
     /// `T a[n]` (one dimension) or `T a[N][L]` (two): the element type and the number
     /// of dimensions. Sizes are not kept: arrays are total maps (LANGUAGE.md).
-    Array { elem: CScalar, dims: u32 },
+    Array {
+        elem: CScalar,
+        dims: u32,
+    },
 }
 
 /// A parameter of a C function, in declaration order.
