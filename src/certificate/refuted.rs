@@ -14,6 +14,7 @@ use crate::ir::Tuple;
 use crate::smt::encode::{encode_bool, value_term};
 use crate::smt::query::free_constants;
 use crate::smt::record::smt_text;
+
 use crate::symex::{explore, Ctx, End, Env, Flow, Path};
 use crate::verdict::{Counterexample, RecordedObligation};
 use z3::ast::{Ast, Bool};
@@ -129,10 +130,11 @@ fn no_exists_run(tuple: &Tuple, env: &Env) -> Result<Bool, String> {
 /// A script asserting `goal` with its free constants declared (expected `unsat`).
 fn script(step: &str, goal: &Bool) -> String {
     let mut text = format!("; forex obligation: {step}\n; expected: unsat\n(set-logic ALL)\n");
-    let (consts, _) = free_constants(&goal);
-    for c in consts {
+    let (consts, _) = free_constants(goal);
+    let goal = &crate::smt::record::without_empty_connectives(goal, &consts);
+    for c in consts.into_iter().filter(crate::smt::record::declarable) {
         text.push_str(&format!("(declare-fun {} () {})\n", c, c.get_sort()));
     }
-    text.push_str(&format!("(assert {})\n(check-sat)\n", smt_text(&goal)));
+    text.push_str(&format!("(assert {})\n(check-sat)\n", smt_text(goal)));
     text
 }

@@ -170,8 +170,10 @@ pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynami
             }
         }
     }
+    // Z3 prints an empty conjunction as the bare symbol `and`, which no other solver reads.
+    let phi = without_empty_connectives(&phi, &consts);
     let (mut outer, mut params, mut inner) = (Vec::new(), Vec::new(), Vec::new());
-    for c in consts {
+    for c in consts.into_iter().filter(declarable) {
         match class(&c) {
             Class::A => outer.push(c),
             Class::P => params.push(c),
@@ -185,6 +187,36 @@ pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynami
             log.items.push(recorded);
         }
     });
+}
+
+/// Whether a nullary application is a constant to declare: not an empty application of
+/// an associative theory operator (`(and)`, `(+)`), which the structural walk also sees.
+pub fn declarable(c: &Dynamic) -> bool {
+    let name = c.decl().name();
+    let theory = [
+        "and", "or", "xor", "+", "*", "bvor", "bvand", "bvxor", "bvadd", "bvmul", "concat",
+        "str.++", "distinct", "true", "false",
+    ];
+    !theory.contains(&name.as_str())
+}
+
+/// `phi` with empty `(and)` / `(or)` (among `consts`) replaced by `true` / `false`.
+pub fn without_empty_connectives(phi: &Bool, consts: &[Dynamic]) -> Bool {
+    let (t, f) =
+        (Dynamic::from_ast(&Bool::from_bool(true)), Dynamic::from_ast(&Bool::from_bool(false)));
+    let mut subst: Vec<(&Dynamic, &Dynamic)> = Vec::new();
+    for c in consts {
+        match c.decl().name().as_str() {
+            "and" => subst.push((c, &t)),
+            "or" => subst.push((c, &f)),
+            _ => {}
+        }
+    }
+    if subst.is_empty() {
+        phi.clone()
+    } else {
+        phi.substitute(&subst)
+    }
 }
 
 /// How long one strategy candidate may take to check.
