@@ -112,14 +112,21 @@ fn write_one(
     let (verdict, proof, counterexample, obligations, missing) = match &outcome.verdict {
         Verdict::Verified { proof } => {
             let mut missing = Vec::new();
+            let mut proof = proof.clone();
             if !proof.recorded.on {
-                missing.push(
-                    "the proof's obligations were not recorded (a proof by exhaustive bounded \
-                     search or by the refuter: its checks are not written as scripts)"
-                        .to_string(),
-                );
+                // The refuter's exhaustive search decided it: its checks are not scripts,
+                // so the prover is asked for a proof whose obligations are.
+                match tuples(r).map(|t| prover_proof(&t)) {
+                    Some(Ok(p)) => proof = p,
+                    Some(Err(why)) => missing.push(format!(
+                        "the verdict comes from the refuter's exhaustive search, whose checks \
+                         are not written as scripts, and the prover found no proof to \
+                         certify instead: {why}"
+                    )),
+                    None => missing.push("the tuple could not be loaded again".to_string()),
+                }
             }
-            let data = serde_json::to_value(proof).map_err(|e| e.to_string())?;
+            let data = serde_json::to_value(&proof).map_err(|e| e.to_string())?;
             ("verified", Some(data), None, proof.recorded.obligations.clone(), missing)
         }
         Verdict::Violated { counterexample } => {
@@ -155,6 +162,20 @@ fn write_one(
     let path = folder.join(DATA_FILE);
     std::fs::write(&path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Some(folder))
+}
+
+/// Longest the prover may take for a certificate of a tuple the refuter verified.
+const PROVER_LIMIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The prover's proof of `tuple`, with its obligations recorded.
+fn prover_proof(tuple: &Tuple) -> Result<crate::verdict::Proof, String> {
+    let opts = crate::prove::ProveOptions { record: true, ..Default::default() };
+    let cancel = crate::cancel::Cancel::new().with_timeout(PROVER_LIMIT);
+    match crate::prove::prove(tuple, &opts, &cancel).verdict {
+        Verdict::Verified { proof } => Ok(proof),
+        Verdict::Unknown { reason } => Err(reason.to_string()),
+        Verdict::Violated { .. } => Err("the prover disagrees".into()),
+    }
 }
 
 fn write_script(

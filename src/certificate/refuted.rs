@@ -46,7 +46,7 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
             return (out, missing);
         }
     };
-    let state = match cex.end_state(tuple) {
+    let state = match cex.end_state(tuple).or_else(|e| observed_end_state(tuple, cex).ok_or(e)) {
         Ok(s) => s,
         Err(e) => {
             missing.push(format!("the counterexample is incomplete: {e}"));
@@ -75,6 +75,23 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
         Err(why) => missing.push(why),
     }
     (out, missing)
+}
+
+/// For a sequential temporal tuple (one observation, at the end), the state `end_state`
+/// means: the ∀ copies' observed values and the ∃ copies' initial ones.
+fn observed_end_state(tuple: &Tuple, cex: &Counterexample) -> Option<Vec<crate::value::Value>> {
+    let obs = cex.observations.as_ref()?;
+    if obs.failing_index != 1 {
+        return None;
+    }
+    let mut state = cex.initial_state(tuple).ok()?;
+    for (i, tv) in tuple.vars.iter().enumerate() {
+        let copy = &tuple.copies[tv.copy];
+        if copy.quantifier == crate::ir::Quantifier::Forall {
+            state[i] = obs.copies.get(&copy.name)?.first()?.get(&tv.name)?.clone();
+        }
+    }
+    Some(state)
 }
 
 /// "Some ∃ run from these values satisfies post": the disjunction over every ∃ path.

@@ -246,7 +246,7 @@ fn script(
     if params.is_empty() {
         declare(&mut text, inner);
         text.push_str(&format!("(assert (not {}))\n", smt_text(phi)));
-    } else if let Some(terms) = find_strategy(phi, params) {
+    } else if let Some(terms) = find_strategy(phi, params, outer) {
         // Defined before the ∀B values are declared: a term may only use ∀ values.
         for (p, t) in params.iter().zip(&terms) {
             let line = format!("(define-fun {} () {} {})", p, p.get_sort(), smt_text(t));
@@ -274,8 +274,9 @@ fn script(
 
 /// Terms for every parameter (over the ∀ values only) under which `phi` is valid, as
 /// Z3 confirms; `None` when the candidates read off `phi` do not make it valid.
-fn find_strategy(phi: &Bool, params: &[Dynamic]) -> Option<Vec<Dynamic>> {
+fn find_strategy(phi: &Bool, params: &[Dynamic], outer: &[Dynamic]) -> Option<Vec<Dynamic>> {
     let param_set: HashSet<&Dynamic> = params.iter().collect();
+    let outer_set: HashSet<&Dynamic> = outer.iter().collect();
     let mut candidates: Vec<Vec<Dynamic>> = vec![Vec::new(); params.len()];
     collect_candidates(phi, params, &mut candidates);
     for (i, p) in params.iter().enumerate() {
@@ -291,7 +292,7 @@ fn find_strategy(phi: &Bool, params: &[Dynamic]) -> Option<Vec<Dynamic>> {
     // candidate may mention parameters resolved before it.
     let mut choice = vec![0usize; params.len()];
     for _ in 0..MAX_CANDIDATE_CHECKS {
-        let terms = resolve(params, &candidates, &choice, &param_set)?;
+        let terms = resolve(params, &candidates, &choice, &param_set, &outer_set)?;
         let subst: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(&terms).collect();
         let instance = phi.substitute(&subst);
         let solver = super::session::solver();
@@ -310,13 +311,14 @@ fn find_strategy(phi: &Bool, params: &[Dynamic]) -> Option<Vec<Dynamic>> {
     None
 }
 
-/// The chosen candidates with earlier parameters substituted; `None` when one still
-/// mentions a parameter (a cycle or a forward reference).
+/// The chosen candidates with the other parameters' substituted; `None` when one still
+/// mentions a parameter (a cycle) or an innermost ∀ value.
 fn resolve(
     params: &[Dynamic],
     candidates: &[Vec<Dynamic>],
     choice: &[usize],
     param_set: &HashSet<&Dynamic>,
+    outer: &HashSet<&Dynamic>,
 ) -> Option<Vec<Dynamic>> {
     let mut terms: Vec<Dynamic> = params
         .iter()
@@ -332,7 +334,12 @@ fn resolve(
         }
         terms = next;
     }
-    let free = |t: &Dynamic| constants_of(t).iter().all(|c| !param_set.contains(c));
+    // A strategy may use the ∀ values (A) only: never the innermost ∀ values (B), which
+    // are chosen after the parameters, nor a parameter left unresolved.
+    let free = |t: &Dynamic| {
+        constants_of(t).iter().all(|c| outer.contains(c) || !declarable(c))
+            && constants_of(t).iter().all(|c| !param_set.contains(c))
+    };
     terms.iter().all(free).then_some(terms)
 }
 
