@@ -402,26 +402,55 @@ fn mentions(t: &Dynamic, p: &Dynamic) -> bool {
     constants_of(t).contains(p)
 }
 
-/// `p` from `side = other` when `side` is `p` or a sum with `p` as a summand.
+/// `p` from `side = other` by inverting, along the one path to `p` in `side`, sums
+/// (integer and bit-vector), bit-vector differences, exclusive or and negation.
 fn solve_for(side: &Dynamic, other: &Dynamic, p: &Dynamic) -> Option<Dynamic> {
+    solve_depth(side, other, p, 0)
+}
+
+fn solve_depth(side: &Dynamic, other: &Dynamic, p: &Dynamic, depth: usize) -> Option<Dynamic> {
+    use z3::ast::Int;
     if side == p {
-        return Some(other.clone());
+        return Some(other.simplify());
     }
-    if decl_name(side) == "+" {
-        let kids = side.children();
-        let at = kids.iter().position(|k| k == p)?;
-        let other = other.as_int()?;
-        let rest: Vec<z3::ast::Int> = kids
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != at)
-            .filter_map(|(_, k)| k.as_int())
-            .collect();
-        let rest_refs: Vec<&z3::ast::Int> = rest.iter().collect();
-        let sum = z3::ast::Int::add(&rest_refs);
-        return Some(Dynamic::from_ast(&(other - sum).simplify()));
+    if depth > 8 || !side.is_app() {
+        return None;
     }
-    None
+    let kids = side.children();
+    let holding: Vec<usize> = (0..kids.len()).filter(|&i| mentions(&kids[i], p)).collect();
+    let [at] = holding[..] else { return None };
+    let rest: Vec<&Dynamic> =
+        kids.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, k)| k).collect();
+    let next = match (decl_name(side).as_str(), kids.len()) {
+        ("+", _) => {
+            let rest: Vec<Int> = rest.iter().filter_map(|k| k.as_int()).collect();
+            let refs: Vec<&Int> = rest.iter().collect();
+            Dynamic::from_ast(&(other.as_int()? - Int::add(&refs)))
+        }
+        ("*", 2) if rest[0].to_string() == "(- 1)" => {
+            Dynamic::from_ast(&other.as_int()?.unary_minus())
+        }
+        ("bvadd", _) => {
+            let mut o = other.as_bv()?;
+            for r in &rest {
+                o = o.bvsub(&r.as_bv()?);
+            }
+            Dynamic::from_ast(&o)
+        }
+        ("bvxor", _) => {
+            let mut o = other.as_bv()?;
+            for r in &rest {
+                o = o.bvxor(&r.as_bv()?);
+            }
+            Dynamic::from_ast(&o)
+        }
+        ("bvsub", 2) if at == 0 => Dynamic::from_ast(&other.as_bv()?.bvadd(&kids[1].as_bv()?)),
+        ("bvsub", 2) => Dynamic::from_ast(&kids[0].as_bv()?.bvsub(&other.as_bv()?)),
+        ("bvneg", 1) => Dynamic::from_ast(&other.as_bv()?.bvneg()),
+        ("bvnot", 1) => Dynamic::from_ast(&other.as_bv()?.bvnot()),
+        _ => return None,
+    };
+    solve_depth(&kids[at], &next, p, depth + 1)
 }
 
 /// `t` as SMT-LIB text without Z3-only syntax.
@@ -469,13 +498,28 @@ fn infix_at(t: &Dynamic, depth: usize) -> String {
     let kids = t.children();
     let sub = |k: &Dynamic| {
         let s = infix_at(k, depth + 1);
-        if k.is_app() && k.num_children() > 0 && !matches!(decl_name(k).as_str(), "ite") {
+        if k.is_app() && k.num_children() > 0 {
             format!("({s})")
         } else {
             s
         }
     };
-    let name = decl_name(t);
+    let name = match decl_name(t).as_str() {
+        "if" => "ite".to_string(),
+        "bvadd" => "+".to_string(),
+        "bvsub" => "-".to_string(),
+        "bvmul" => "*".to_string(),
+        "bvudiv" => "div".to_string(),
+        "bvurem" => "mod".to_string(),
+        "bvand" => "&".to_string(),
+        "bvor" => "|".to_string(),
+        "bvxor" => "^".to_string(),
+        "bvule" => "<=".to_string(),
+        "bvult" => "<".to_string(),
+        "bvuge" => ">=".to_string(),
+        "bvugt" => ">".to_string(),
+        n => n.to_string(),
+    };
     let join = |op: &str| kids.iter().map(sub).collect::<Vec<_>>().join(op);
     match (name.as_str(), kids.len()) {
         ("+", _) => {
@@ -499,8 +543,15 @@ fn infix_at(t: &Dynamic, depth: usize) -> String {
         }
         ("*", 2) if kids[0].to_string() == "(- 1)" => format!("-{}", sub(&kids[1])),
         ("-", 1) => format!("-{}", sub(&kids[0])),
-        ("-" | "*" | "div" | "mod" | "<=" | "<" | ">=" | ">" | "and" | "or" | "=>", _) => {
+        (
+            "-" | "*" | "div" | "mod" | "<=" | "<" | ">=" | ">" | "and" | "or" | "=>" | "&" | "|"
+            | "^",
+            _,
+        ) => {
             let op = match name.as_str() {
+                "&" => " & ",
+                "|" => " | ",
+                "^" => " ^ ",
                 "div" => " / ",
                 "mod" => " % ",
                 "and" => " && ",
