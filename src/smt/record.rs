@@ -296,7 +296,7 @@ fn find_strategy(phi: &Bool, params: &[Dynamic], outer: &[Dynamic]) -> Option<Ve
         let subst: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(&terms).collect();
         let instance = phi.substitute(&subst);
         let solver = super::session::solver();
-        solver.assert(&instance.not());
+        solver.assert(instance.not());
         if super::session::check(&solver, &[], &Cancel::new(), Some(CANDIDATE_LIMIT)) == Sat::Unsat
         {
             return Some(terms);
