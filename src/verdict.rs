@@ -143,6 +143,44 @@ pub struct Proof {
     /// (N+1)-th observation, and every prefix up to N observations has an ∃ witness.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observation_bound: Option<u32>,
+    /// The ∃ strategy and the recorded obligations, when the engine recorded them
+    /// (`--explain`, JSON reports, `--certificate`).
+    #[serde(flatten)]
+    pub recorded: Recorded,
+}
+
+/// What a proof run wrote down beside its verdict: the ∃ side's strategy (JSON
+/// `proof.strategy`) and, for certificates, every obligation as an SMT-LIB script.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Recorded {
+    /// Each ∃ parameter the proof chose, as a term over the ∀ values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strategy: Vec<StrategyEntry>,
+    /// The obligations, each a standalone script expected `unsat` (certificates only).
+    #[serde(skip)]
+    pub obligations: Vec<RecordedObligation>,
+    /// Obligations were recorded (a proof with none recorded had nothing to record).
+    #[serde(skip)]
+    pub on: bool,
+}
+
+/// One ∃ parameter's term: `param := term` at the proof step that chose it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, Hash)]
+pub struct StrategyEntry {
+    pub param: String,
+    pub term: String,
+    pub step: String,
+}
+
+/// One obligation of a proof as a standalone SMT-LIB 2.6 script.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RecordedObligation {
+    /// The proof step (`initiation`, `consecution`, `postcondition`, …).
+    pub step: String,
+    /// The script; `unsat` means the obligation holds.
+    pub script: String,
+    /// The script has quantifiers (a second solver may not decide it).
+    pub quantified: bool,
 }
 
 /// A proof by exhaustive bounded search: every ∀ run was explored (no ∀ loop can run

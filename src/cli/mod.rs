@@ -10,6 +10,7 @@ macro_rules! outln {
     }};
 }
 
+mod certify;
 mod check;
 mod choices;
 mod ctrl_c;
@@ -55,6 +56,7 @@ pub enum Command {
     Check(check::CheckArgs),
     Run(run::RunArgs),
     Prove(prove::ProveArgs),
+    Certify(certify::CertifyArgs),
     Test(test::TestArgs),
     Lsp(lsp::LspArgs),
     Report(report::ReportArgs),
@@ -189,6 +191,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),
         Command::Prove(args) => prove::main(args),
+        Command::Certify(args) => certify::main(args),
         Command::Test(args) => test::main(args),
         Command::Lsp(args) => lsp::main(args),
         Command::Report(args) => report::main(args),

@@ -3,11 +3,15 @@
 use super::choices::{DiagArg, EngineArg, InputArg};
 use crate::batch::{self, BatchOptions};
 use crate::cancel::Cancel;
+use crate::certificate::check::{SolverCmd, Status, TupleCheck};
 use crate::hypertest::TestOptions;
 use crate::portfolio::DecideOptions;
 use crate::prove::ProveOptions;
 use crate::refute::RefuteOptions;
-use crate::report::{render_github, render_human, render_json, render_junit, render_sarif};
+use crate::report::{
+    render_github, render_human, render_json, render_json_checked, render_junit, render_sarif,
+    CrossCheck,
+};
 use clap::{Args, ValueEnum};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -81,6 +85,18 @@ pub struct ProveArgs {
     /// Write every SMT query as SMT-LIB into this folder.
     #[arg(long, value_name = "DIR")]
     pub dump_smt: Option<PathBuf>,
+    /// Write a certificate per decided tuple into this folder: the proof data as JSON and
+    /// each obligation as a standalone SMT-LIB 2.6 script (`forex certify DIR` re-checks it).
+    #[arg(long, value_name = "DIR")]
+    pub certificate: Option<PathBuf>,
+    /// Re-check every certificate with a second solver as tuples are decided (JSON:
+    /// `certificate: {checked, total, solver}`).
+    #[arg(long)]
+    pub cross_check: bool,
+    /// The second solver for `--cross-check`: a command reading an SMT-LIB file named as
+    /// its last argument (default: cvc5).
+    #[arg(long, value_name = "CMD ARGS")]
+    pub solver: Option<String>,
     /// Refuter: largest loop-unrolling bound (it deepens 1, 2, 4, … up to N). Default: no
     /// fixed bound, it deepens until the time limit, the path budget or a complete search.
     #[arg(long, value_name = "N")]
@@ -120,7 +136,14 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
         decide: DecideOptions {
             engine: args.engine.into(),
             timeout,
-            prove: ProveOptions { explain: args.explain, dump_smt: args.dump_smt.clone() },
+            prove: ProveOptions {
+                explain: args.explain,
+                dump_smt: args.dump_smt.clone(),
+                record: args.explain
+                    || args.format == ReportFormat::Json
+                    || args.certificate.is_some()
+                    || args.cross_check,
+            },
             refute: RefuteOptions {
                 dump_smt: args.dump_smt.clone(),
                 max_unroll: args.unroll,
@@ -156,6 +179,15 @@ pub fn main(args: ProveArgs) -> i32 {
             return 3;
         }
     };
+    let cross_solver =
+        match args.cross_check.then(|| super::certify::solver(args.solver.as_deref())) {
+            Some(Err(e)) => {
+                eprint!("{}", super::usage_error(args.diagnostics, &e));
+                return 3;
+            }
+            Some(Ok(s)) => Some(s),
+            None => None,
+        };
     let report = batch::run(&args.paths, &opts, &root);
     if report.results.is_empty() && report.not_run.is_empty() && args.shard.is_none() {
         let message = "no tuple to prove in the given paths";
@@ -168,9 +200,36 @@ pub fn main(args: ProveArgs) -> i32 {
     } else {
         Vec::new()
     };
+    let checks = match certificates(&args, &report, cross_solver.as_ref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprint!("{}", super::usage_error(args.diagnostics, &e));
+            return 3;
+        }
+    };
     let text = match args.format {
         ReportFormat::Human => {
-            render_human(&report, args.explain) + &crate::native::report::render_human(&native)
+            let mut text = render_human(&report, args.explain);
+            if let Some(solver) = &cross_solver {
+                let done: Vec<_> = checks.iter().flatten().cloned().collect();
+                text.push_str(&crate::certificate::check::render(&done, solver));
+            }
+            text + &crate::native::report::render_human(&native)
+        }
+        ReportFormat::Json if cross_solver.is_some() => {
+            let solver = cross_solver.as_ref().map(|s| s.display()).unwrap_or_default();
+            let cross: Vec<Option<CrossCheck>> = checks
+                .iter()
+                .map(|c| {
+                    c.as_ref().map(|c| CrossCheck {
+                        checked: c.checked(),
+                        total: c.total(),
+                        solver: solver.clone(),
+                        status: c.status_name().to_string(),
+                    })
+                })
+                .collect();
+            crate::native::report::add_to_json(&render_json_checked(&report, &cross), &native)
         }
         ReportFormat::Json => crate::native::report::add_to_json(&render_json(&report), &native),
         ReportFormat::Junit => render_junit(&report),
@@ -181,5 +240,58 @@ pub fn main(args: ProveArgs) -> i32 {
         eprint!("{}", super::usage_error(args.diagnostics, &e));
         return 3;
     }
+    let alarm = checks.iter().flatten().any(|c| c.status == Status::Refuted);
+    if alarm {
+        eprintln!(
+            "error: a second solver REFUTED an obligation Z3 answered unsat (see the report)"
+        );
+        return crate::certificate::check::EXIT_REFUTED;
+    }
     report.exit_code()
+}
+
+/// `--certificate DIR` and `--cross-check`: writes the certificates (for a cross-check
+/// without `--certificate`, into a temporary folder) and re-checks them, per result.
+fn certificates(
+    args: &ProveArgs,
+    report: &crate::report::Report,
+    solver: Option<&SolverCmd>,
+) -> Result<Vec<Option<TupleCheck>>, String> {
+    let none = || report.results.iter().map(|_| None).collect();
+    let temp;
+    let dir = match (&args.certificate, solver) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(_)) => {
+            temp = tempdir()?;
+            temp.0.clone()
+        }
+        (None, None) => return Ok(none()),
+    };
+    let input: crate::frontend::InputFormat = args.input.into();
+    let tuple_of = |r: &crate::report::TupleResult| {
+        let module = crate::frontend::load_file(std::path::Path::new(&r.file), input).ok()?;
+        module.tuples.into_iter().find(|t| Some(&t.name) == r.tuple.as_ref())
+    };
+    let folders = crate::certificate::write_report(&dir, report, &tuple_of)?;
+    let Some(solver) = solver else { return Ok(none()) };
+    let limit = std::time::Duration::from_secs(20);
+    Ok(folders
+        .iter()
+        .map(|f| f.as_ref().map(|f| crate::certificate::check::check_folder(f, solver, limit)))
+        .collect())
+}
+
+/// A temporary folder removed on drop.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tempdir() -> Result<TempDir, String> {
+    let dir = std::env::temp_dir().join(format!("forex-cross-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok(TempDir(dir))
 }

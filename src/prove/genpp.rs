@@ -163,6 +163,7 @@ impl<'t> Prover<'t> {
         let phi = Bool::and(&parts);
         let known = self.syms.inner_since(scope.floor);
         let syms = &self.syms;
+        crate::smt::record::note_step(what);
         let answer = self.smt.valid(&phi, &|c| syms.class(scope.floor, c), &known);
         match answer {
             Answer::Valid => {

@@ -28,6 +28,9 @@ pub struct ProveOptions {
     pub explain: bool,
     /// Write every SMT query as SMT-LIB into this folder (`--dump-smt`).
     pub dump_smt: Option<PathBuf>,
+    /// Record the ∃ strategy and every obligation as an SMT-LIB script on the proof
+    /// (`proof.recorded`: `--explain`, JSON, `--certificate`).
+    pub record: bool,
 }
 
 /// Tries to prove `tuple` valid. The deadline and cancellation come with `cancel`.
@@ -35,6 +38,18 @@ pub struct ProveOptions {
 /// The proof always lists every loop point with its candidates tried, so `explain`
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
+    let recording = crate::smt::record::scope(opts.record);
+    let mut outcome = prove_unrecorded(tuple, opts, cancel);
+    if let Verdict::Verified { proof } = &mut outcome.verdict {
+        if opts.record && !proof.recorded.on {
+            proof.recorded = crate::smt::record::into_proof(crate::smt::record::take());
+        }
+    }
+    drop(recording);
+    outcome
+}
+
+fn prove_unrecorded(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "prove");
     if tuple.is_reactive() {
@@ -66,6 +81,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     if let Err(first) = &result {
         if first.kind != FailKind::Stopped && reorder_may_help(tuple) {
             p.proof.clear();
+            crate::smt::record::clear();
             p.ends = Default::default();
             p.defer_exists = true;
             let closest = p.closest.take();
@@ -85,6 +101,7 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
                 exhaustive: None,
                 warnings: crate::vacuity::warnings_on(&pre, &p.ends, p.smt.session()),
                 observation_bound: None,
+                recorded: Default::default(),
             },
         },
         Err(f) => {

@@ -152,7 +152,19 @@ fn proof_text(proof: &Proof, queries: u64) -> String {
         }
         let _ = writeln!(s, "  invariant: {}", lp.invariant);
     }
+    strategy_text(&mut s, &proof.recorded.strategy);
     s
+}
+
+/// The ∃ side's strategy: each parameter's term, at the proof step that chose it.
+fn strategy_text(s: &mut String, strategy: &[crate::verdict::StrategyEntry]) {
+    if strategy.is_empty() {
+        return;
+    }
+    s.push_str("∃ strategy:\n");
+    for e in strategy {
+        let _ = writeln!(s, "  {} := {}   ({})", e.param, e.term, e.step);
+    }
 }
 
 /// The details block of one result, or `None` when there is nothing beyond the table row.

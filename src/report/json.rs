@@ -39,6 +39,22 @@ struct JsonResult<'a> {
     warnings: &'a [Warning],
     /// The tester's hypercoverage (`goals`, `hit`) when the tester ran, else `null`.
     hypercoverage: Option<crate::verdict::Hypercoverage>,
+    /// `--cross-check`: obligations the second solver answered unsat, of how many.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certificate: Option<CrossCheck>,
+}
+
+/// A tuple's certificate re-checked by a second solver (`prove --cross-check`).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct CrossCheck {
+    /// Obligations the second solver answered `unsat`.
+    pub checked: usize,
+    /// Obligations in the certificate.
+    pub total: usize,
+    /// The second solver's command.
+    pub solver: String,
+    /// `certified`, `partly certified`, `REFUTED` or `does not check`.
+    pub status: String,
 }
 
 /// The proof with the work counters next to it ("invariants, counters").
@@ -71,7 +87,20 @@ fn result(r: &TupleResult) -> JsonResult<'_> {
         expected: r.expected,
         warnings: r.warnings(),
         hypercoverage: outcome.and_then(|o| o.stats.hypercoverage),
+        certificate: None,
     }
+}
+
+/// [`render_json`] with each result's `--cross-check` outcome (`checks` in result order).
+pub fn render_json_checked(report: &Report, checks: &[Option<CrossCheck>]) -> String {
+    let mut json = JsonReport {
+        results: report.results.iter().map(result).collect(),
+        summary: Summary { counts: report.counts(), time_ms: millis(report.time) },
+    };
+    for (r, c) in json.results.iter_mut().zip(checks) {
+        r.certificate = c.clone();
+    }
+    serde_json::to_string_pretty(&json).expect("report serialises") + "\n"
 }
 
 /// The whole report as one pretty-printed JSON object, with a trailing newline.

@@ -14,7 +14,7 @@ pub mod sarif;
 
 pub use github::render_github;
 pub use human::render_human;
-pub use json::render_json;
+pub use json::{render_json, render_json_checked, CrossCheck};
 pub use junit::render_junit;
 pub use read::read_counterexample;
 pub use sarif::render_sarif;
@@ -248,6 +248,7 @@ pub(crate) mod tests {
             exhaustive: None,
             warnings: Vec::new(),
             observation_bound: None,
+            recorded: Default::default(),
         };
         let a = CopyRun {
             copy: "a".into(),

@@ -6,4 +6,5 @@ pub mod incremental;
 pub mod light;
 pub mod memory;
 pub mod query;
+pub mod record;
 pub mod session;

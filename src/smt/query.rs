@@ -78,6 +78,20 @@ impl QueryEngine {
         class: &dyn Fn(&Dynamic) -> Class,
         known: &[Dynamic],
     ) -> Answer {
+        let answer = self.decide(phi, class, known);
+        // Certificates (`smt::record`, opt-in per thread): every valid obligation.
+        if answer == Answer::Valid {
+            super::record::obligation(phi, class, known);
+        }
+        answer
+    }
+
+    fn decide(
+        &mut self,
+        phi: &Bool,
+        class: &dyn Fn(&Dynamic) -> Class,
+        known: &[Dynamic],
+    ) -> Answer {
         // Z3's simplifier shares work across the DAG (it caches per node), so this is
         // linear in the term; trivial obligations are settled even past the deadline.
         let phi = phi.simplify();
@@ -352,7 +366,7 @@ pub fn free_constants(t: &Bool) -> (Vec<Dynamic>, bool) {
 
 /// Every constant occurring in `t`, inside quantifier bodies too (through Z3's API:
 /// the z3 crate does not expose quantifier bodies). A DAG walk, linear in the term.
-fn all_constants(t: &Bool) -> HashSet<Dynamic> {
+pub(crate) fn all_constants(t: &Bool) -> HashSet<Dynamic> {
     let ctx = z3::Context::thread_local();
     let raw = ctx.get_z3_context();
     let mut seen: HashSet<Dynamic> = HashSet::new();

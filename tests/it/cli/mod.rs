@@ -1,5 +1,6 @@
 //! The `forex` binary: subcommands, exit codes, reports.
 
+mod certify;
 mod check;
 mod editor;
 mod native;

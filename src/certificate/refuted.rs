@@ -1,0 +1,157 @@
+//! The obligations of a `violated` certificate: with the ∀ runs of the counterexample
+//! fixed (their final values and the ∃ copies' initial values, as concrete constants),
+//! "no run of the ∃ copies satisfies post" as one SMT-LIB script whose ∃ choices are
+//! free constants, expected `unsat`; and "the initial values satisfy pre", also `unsat`
+//! once negated.
+//!
+//! The ∃ paths come from [`crate::symex`] without solver pruning (its checks get no
+//! resources, so every branch is kept and the script covers every path), without loop
+//! summaries, and with loops unrolled until no path is cut; when some ∃ loop could run
+//! past the largest bound the obligation is not written and the certificate says why.
+
+use crate::cancel::Cancel;
+use crate::ir::Tuple;
+use crate::smt::encode::{encode_bool, value_term};
+use crate::smt::query::free_constants;
+use crate::smt::record::smt_text;
+
+use crate::symex::{explore, Ctx, End, Env, Flow, Path};
+use crate::verdict::{Counterexample, RecordedObligation};
+use z3::ast::{Ast, Bool};
+
+/// Largest loop bound tried for the ∃ copies.
+const MAX_BOUND: u32 = 256;
+
+/// The scripts of a violated tuple, or why one could not be written.
+pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligation>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut missing = Vec::new();
+    if tuple.is_reactive() {
+        match crate::reactive::sequential::as_post_tuple(tuple) {
+            Some(post) => return obligations(&post, cex),
+            None => {
+                missing.push(
+                    "temporal (`always`) counterexample: its observation prefix is not written \
+                     as a script"
+                        .to_string(),
+                );
+                return (out, missing);
+            }
+        }
+    }
+    let initial = match cex.initial_state(tuple) {
+        Ok(s) => s,
+        Err(e) => {
+            missing.push(format!("the counterexample is incomplete: {e}"));
+            return (out, missing);
+        }
+    };
+    let state = match cex.end_state(tuple).or_else(|e| observed_end_state(tuple, cex).ok_or(e)) {
+        Ok(s) => s,
+        Err(e) => {
+            missing.push(format!("the counterexample is incomplete: {e}"));
+            return (out, missing);
+        }
+    };
+    let init_env: Env =
+        (0..initial.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&initial[i]))).collect();
+    let pre = encode_bool(&tuple.pre, &|v| init_env[&v].clone());
+    out.push(RecordedObligation {
+        step: "the counterexample's initial values satisfy pre".into(),
+        script: script("the counterexample's initial values satisfy pre", &pre.not()),
+        quantified: false,
+    });
+    let env: Env =
+        (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
+    match no_exists_run(tuple, &env) {
+        Ok(any_run) => {
+            let step = "no ∃ run matches the ∀ runs";
+            out.push(RecordedObligation {
+                step: step.into(),
+                script: script(step, &any_run),
+                quantified: false,
+            });
+        }
+        Err(why) => missing.push(why),
+    }
+    (out, missing)
+}
+
+/// For a sequential temporal tuple (one observation, at the end), the state `end_state`
+/// means: the ∀ copies' observed values and the ∃ copies' initial ones.
+fn observed_end_state(tuple: &Tuple, cex: &Counterexample) -> Option<Vec<crate::value::Value>> {
+    let obs = cex.observations.as_ref()?;
+    if obs.failing_index != 1 {
+        return None;
+    }
+    let mut state = cex.initial_state(tuple).ok()?;
+    for (i, tv) in tuple.vars.iter().enumerate() {
+        let copy = &tuple.copies[tv.copy];
+        if copy.quantifier == crate::ir::Quantifier::Forall {
+            state[i] = obs.copies.get(&copy.name)?.first()?.get(&tv.name)?.clone();
+        }
+    }
+    Some(state)
+}
+
+/// "Some ∃ run from these values satisfies post": the disjunction over every ∃ path.
+fn no_exists_run(tuple: &Tuple, env: &Env) -> Result<Bool, String> {
+    let exists: Vec<usize> = tuple.exists_copies().map(|(i, _)| i).collect();
+    let cancel = Cancel::new();
+    let mut bound = 1;
+    loop {
+        let solver = crate::smt::session::solver();
+        // No resources: every feasibility check answers unknown, so no branch is pruned.
+        let mut params = z3::Params::new();
+        params.set_u32("rlimit", 1);
+        solver.set_params(&params);
+        let limits = crate::refute::RefuteOptions::default().limits();
+        let mut ctx = Ctx::new(&solver, &cancel, bound, limits);
+        let mut cut = None;
+        let mut disjuncts = Vec::new();
+        let start = Path { env: env.clone(), ..Path::default() };
+        explore(&mut ctx, tuple, &exists, start, &mut |_, path, end| {
+            match end {
+                End::Exceeded { copy, loc } => {
+                    cut.get_or_insert((copy, loc));
+                }
+                End::Finished => {
+                    let post = encode_bool(&tuple.post, &|v| path.env[&v].clone());
+                    let mut parts = path.pc.clone();
+                    parts.push(post);
+                    disjuncts.push(Bool::and(&parts));
+                }
+            }
+            Flow::Continue
+        });
+        if ctx.too_many_paths {
+            return Err(format!(
+                "the ∃ copies have more than {} paths at loop bound {bound}: no script written",
+                ctx.max_paths
+            ));
+        }
+        match cut {
+            None => return Ok(Bool::or(&disjuncts)),
+            Some((copy, loc)) if bound >= MAX_BOUND => {
+                return Err(format!(
+                    "the loop at {}:{} of ∃ copy `{}` may run more than {bound} times: the \
+                     script would not cover every ∃ run",
+                    tuple.file, loc, tuple.copies[copy].name
+                ))
+            }
+            Some(_) => bound *= 2,
+        }
+    }
+}
+
+/// A script asserting `goal` with its free constants declared (expected `unsat`).
+fn script(step: &str, goal: &Bool) -> String {
+    let mut text = format!("; forex obligation: {step}\n; expected: unsat\n(set-logic ALL)\n");
+    let (consts, _) = free_constants(goal);
+    let goal = &crate::smt::record::without_empty_connectives(goal, &consts);
+    for c in consts.into_iter().filter(crate::smt::record::declarable) {
+        text.push_str(&format!("(declare-fun {} () {})\n", c, c.get_sort()));
+    }
+    text.push_str(&format!("(assert {})\n(check-sat)\n", smt_text(goal)));
+    text
+}

@@ -1,0 +1,576 @@
+//! The opt-in obligation log behind certificates (`forex prove --certificate`): while a
+//! [`RecordScope`] lives on a thread, every validity query that [`super::query::QueryEngine`]
+//! answers `Valid` on that thread is written down as a standalone SMT-LIB 2.6 script
+//! (the negated obligation, expected `unsat`), with the proof step the prover named and
+//! the ∃ strategy found for its parameters.
+//!
+//! Why here: every obligation of a proof goes through the query engine, so one hook there
+//! collects them all without touching the prover's search. Terms never leave the thread:
+//! what is kept is text.
+//!
+//! Strategy terms: for `∀A. ∃P. ∀B. φ`, candidate definitions `p = t` (t over A only) are
+//! read off φ's equalities (`p = t`, `p + s = t`, Boolean parameters `true`/`false`) and
+//! checked by Z3 with the candidates substituted (`∀A∀B. φ[P:=t]` valid). When every
+//! parameter gets a term that way, the script defines them (`define-fun`) and is
+//! quantifier-free; otherwise it keeps the quantified form `∀P. ∃B. ¬φ`.
+
+use super::query::{all_constants, free_constants, Class};
+use super::session::Sat;
+use crate::cancel::Cancel;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::marker::PhantomData;
+use std::time::Duration;
+use z3::ast::{Ast, Bool, Dynamic};
+
+/// One recorded obligation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    /// The proof step that sent it (the prover's name for it: `initiation`, …).
+    pub step: String,
+    /// The standalone SMT-LIB script; `unsat` means the obligation holds.
+    pub script: String,
+    /// The ∃ parameters' terms used by the script (empty: no parameters, or kept quantified).
+    pub strategy: Vec<StrategyTerm>,
+    /// The script has quantifiers (parameters without a term, or a quantified pre/post).
+    pub quantified: bool,
+}
+
+/// One ∃ parameter's chosen value as a term over the ∀ values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrategyTerm {
+    /// The parameter as people read it (`c.r`: the ∃ choice assigned to `c.r`).
+    pub param: String,
+    /// The term in infix notation (`a.h + a.r - b.h`).
+    pub term: String,
+    /// The SMT-LIB `define-fun` line of the script that carries it.
+    pub smt: String,
+}
+
+struct Log {
+    step: String,
+    items: Vec<Recorded>,
+    seen: HashSet<Bool>,
+}
+
+thread_local! {
+    static LOG: RefCell<Option<Log>> = const { RefCell::new(None) };
+}
+
+/// While alive, this thread's valid obligations are recorded; [`take`] reads them.
+pub struct RecordScope {
+    previous: Option<Option<Log>>,
+    _not_send: PhantomData<*const ()>,
+}
+
+/// Starts recording on this thread (`on == false`: a scope that changes nothing).
+pub fn scope(on: bool) -> RecordScope {
+    let previous = on.then(|| {
+        LOG.with(|l| {
+            l.replace(Some(Log { step: String::new(), items: Vec::new(), seen: HashSet::new() }))
+        })
+    });
+    RecordScope { previous, _not_send: PhantomData }
+}
+
+impl Drop for RecordScope {
+    fn drop(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            LOG.with(|l| *l.borrow_mut() = previous);
+        }
+    }
+}
+
+/// Whether this thread records.
+pub fn is_on() -> bool {
+    LOG.with(|l| l.borrow().is_some())
+}
+
+/// Names the proof step of the next queries (the prover's hook).
+pub fn note_step(step: &str) {
+    LOG.with(|l| {
+        if let Some(log) = l.borrow_mut().as_mut() {
+            if log.step != step {
+                log.step = step.to_string();
+            }
+        }
+    });
+}
+
+/// Forgets what was recorded so far (a proof attempt that is abandoned as a whole).
+pub fn clear() {
+    LOG.with(|l| {
+        if let Some(log) = l.borrow_mut().as_mut() {
+            log.items.clear();
+            log.seen.clear();
+        }
+    });
+}
+
+/// The obligations recorded so far on this thread (the log stays on, empty).
+pub fn take() -> Vec<Recorded> {
+    LOG.with(|l| match l.borrow_mut().as_mut() {
+        Some(log) => {
+            log.seen.clear();
+            std::mem::take(&mut log.items)
+        }
+        None => Vec::new(),
+    })
+}
+
+/// The recorded obligations as the proof carries them: the scripts, and the strategy
+/// terms once each (a parameter keeps its first term; a later obligation of the same
+/// step that chose another term for it is listed too).
+pub fn into_proof(items: Vec<Recorded>) -> crate::verdict::Recorded {
+    use crate::verdict::{RecordedObligation, StrategyEntry};
+    let mut strategy: Vec<StrategyEntry> = Vec::new();
+    let mut obligations = Vec::new();
+    for r in items {
+        for t in &r.strategy {
+            let e = StrategyEntry {
+                param: t.param.clone(),
+                term: t.term.clone(),
+                step: r.step.clone(),
+            };
+            if !strategy.contains(&e) {
+                strategy.push(e);
+            }
+        }
+        obligations.push(RecordedObligation {
+            step: r.step,
+            script: r.script,
+            quantified: r.quantified,
+        });
+    }
+    crate::verdict::Recorded { strategy, obligations, on: true }
+}
+
+/// Records the valid obligation `∀A. ∃P. ∀B. phi` (the query engine's hook; `class` and
+/// `known` as given to `QueryEngine::valid`).
+pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynamic]) {
+    if !is_on() {
+        return;
+    }
+    // Unsimplified: the second solver does the simplifier's work too.
+    if phi.as_bool() == Some(true) {
+        return;
+    }
+    let phi = phi.clone();
+    let fresh =
+        LOG.with(|l| l.borrow_mut().as_mut().is_some_and(|log| log.seen.insert(phi.clone())));
+    if !fresh {
+        return;
+    }
+    let (mut consts, quantified) = free_constants(&phi);
+    if quantified {
+        let inside = all_constants(&phi);
+        for k in known {
+            if !consts.contains(k) && inside.contains(k) {
+                consts.push(k.clone());
+            }
+        }
+    }
+    // Z3 prints an empty conjunction as the bare symbol `and`, which no other solver reads.
+    let phi = without_empty_connectives(&phi, &consts);
+    let (mut outer, mut params, mut inner) = (Vec::new(), Vec::new(), Vec::new());
+    for c in consts.into_iter().filter(declarable) {
+        match class(&c) {
+            Class::A => outer.push(c),
+            Class::P => params.push(c),
+            Class::B => inner.push(c),
+        }
+    }
+    let step = LOG.with(|l| l.borrow().as_ref().map(|log| log.step.clone()).unwrap_or_default());
+    let recorded = script(&step, &phi, &outer, &params, &inner, quantified);
+    LOG.with(|l| {
+        if let Some(log) = l.borrow_mut().as_mut() {
+            log.items.push(recorded);
+        }
+    });
+}
+
+/// Whether a nullary application is a constant to declare: not an empty application of
+/// an associative theory operator (`(and)`, `(+)`), which the structural walk also sees.
+pub fn declarable(c: &Dynamic) -> bool {
+    let name = c.decl().name();
+    let theory = [
+        "and", "or", "xor", "+", "*", "bvor", "bvand", "bvxor", "bvadd", "bvmul", "concat",
+        "str.++", "distinct", "true", "false",
+    ];
+    !theory.contains(&name.as_str())
+}
+
+/// `phi` with empty `(and)` / `(or)` (among `consts`) replaced by `true` / `false`.
+pub fn without_empty_connectives(phi: &Bool, consts: &[Dynamic]) -> Bool {
+    let (t, f) =
+        (Dynamic::from_ast(&Bool::from_bool(true)), Dynamic::from_ast(&Bool::from_bool(false)));
+    let mut subst: Vec<(&Dynamic, &Dynamic)> = Vec::new();
+    for c in consts {
+        match c.decl().name().as_str() {
+            "and" => subst.push((c, &t)),
+            "or" => subst.push((c, &f)),
+            _ => {}
+        }
+    }
+    if subst.is_empty() {
+        phi.clone()
+    } else {
+        phi.substitute(&subst)
+    }
+}
+
+/// How long one strategy candidate may take to check.
+const CANDIDATE_LIMIT: Duration = Duration::from_millis(500);
+/// Candidate assignments checked per obligation.
+const MAX_CANDIDATE_CHECKS: usize = 6;
+
+fn script(
+    step: &str,
+    phi: &Bool,
+    outer: &[Dynamic],
+    params: &[Dynamic],
+    inner: &[Dynamic],
+    quantified: bool,
+) -> Recorded {
+    let mut text = String::new();
+    text.push_str(&format!("; forex obligation: {step}\n; expected: unsat\n"));
+    text.push_str("(set-logic ALL)\n");
+    let declare = |text: &mut String, cs: &[Dynamic]| {
+        for c in cs {
+            text.push_str(&format!("(declare-fun {} () {})\n", c, c.get_sort()));
+        }
+    };
+    declare(&mut text, outer);
+    let mut strategy = Vec::new();
+    let mut has_quantifier = quantified;
+    if params.is_empty() {
+        declare(&mut text, inner);
+        text.push_str(&format!("(assert (not {}))\n", smt_text(phi)));
+    } else if let Some(terms) = find_strategy(phi, params, outer) {
+        // Defined before the ∀B values are declared: a term may only use ∀ values.
+        for (p, t) in params.iter().zip(&terms) {
+            let line = format!("(define-fun {} () {} {})", p, p.get_sort(), smt_text(t));
+            text.push_str(&line);
+            text.push('\n');
+            strategy.push(StrategyTerm { param: readable_name(p), term: infix(t), smt: line });
+        }
+        declare(&mut text, inner);
+        text.push_str(&format!("(assert (not {}))\n", smt_text(phi)));
+    } else {
+        has_quantifier = true;
+        let binders = |cs: &[Dynamic]| {
+            cs.iter().map(|c| format!("({} {})", c, c.get_sort())).collect::<Vec<_>>().join(" ")
+        };
+        let body = if inner.is_empty() {
+            format!("(not {})", smt_text(phi))
+        } else {
+            format!("(exists ({}) (not {}))", binders(inner), smt_text(phi))
+        };
+        text.push_str(&format!("(assert (forall ({}) {}))\n", binders(params), body));
+    }
+    text.push_str("(check-sat)\n");
+    Recorded { step: step.to_string(), script: text, strategy, quantified: has_quantifier }
+}
+
+/// Terms for every parameter (over the ∀ values only) under which `phi` is valid, as
+/// Z3 confirms; `None` when the candidates read off `phi` do not make it valid.
+fn find_strategy(phi: &Bool, params: &[Dynamic], outer: &[Dynamic]) -> Option<Vec<Dynamic>> {
+    let param_set: HashSet<&Dynamic> = params.iter().collect();
+    let outer_set: HashSet<&Dynamic> = outer.iter().collect();
+    let mut candidates: Vec<Vec<Dynamic>> = vec![Vec::new(); params.len()];
+    collect_candidates(phi, params, &mut candidates);
+    for (i, p) in params.iter().enumerate() {
+        if p.as_bool().is_some() {
+            candidates[i].push(Dynamic::from_ast(&Bool::from_bool(true)));
+            candidates[i].push(Dynamic::from_ast(&Bool::from_bool(false)));
+        }
+        if candidates[i].is_empty() {
+            return None;
+        }
+    }
+    // Which candidate each parameter tries; parameters are resolved in order, each
+    // candidate may mention parameters resolved before it.
+    let mut choice = vec![0usize; params.len()];
+    for _ in 0..MAX_CANDIDATE_CHECKS {
+        let terms = resolve(params, &candidates, &choice, &param_set, &outer_set)?;
+        let subst: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(&terms).collect();
+        let instance = phi.substitute(&subst);
+        let solver = super::session::solver();
+        solver.assert(instance.not());
+        if super::session::check(&solver, &[], &Cancel::new(), Some(CANDIDATE_LIMIT)) == Sat::Unsat
+        {
+            return Some(terms);
+        }
+        // Next combination: advance the first parameter with alternatives left.
+        let next = (0..params.len()).find(|&i| choice[i] + 1 < candidates[i].len())?;
+        choice[next] += 1;
+        for c in choice.iter_mut().take(next) {
+            *c = 0;
+        }
+    }
+    None
+}
+
+/// The chosen candidates with the other parameters' substituted; `None` when one still
+/// mentions a parameter (a cycle) or an innermost ∀ value.
+fn resolve(
+    params: &[Dynamic],
+    candidates: &[Vec<Dynamic>],
+    choice: &[usize],
+    param_set: &HashSet<&Dynamic>,
+    outer: &HashSet<&Dynamic>,
+) -> Option<Vec<Dynamic>> {
+    let mut terms: Vec<Dynamic> = params
+        .iter()
+        .zip(choice)
+        .enumerate()
+        .map(|(i, (_, &c))| candidates[i][c].clone())
+        .collect();
+    for _ in 0..params.len() {
+        let subst: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(&terms).collect();
+        let next: Vec<Dynamic> = terms.iter().map(|t| t.substitute(&subst).simplify()).collect();
+        if next.iter().zip(&terms).all(|(a, b)| a == b) {
+            break;
+        }
+        terms = next;
+    }
+    // A strategy may use the ∀ values (A) only: never the innermost ∀ values (B), which
+    // are chosen after the parameters, nor a parameter left unresolved.
+    let free = |t: &Dynamic| {
+        constants_of(t).iter().all(|c| outer.contains(c) || !declarable(c))
+            && constants_of(t).iter().all(|c| !param_set.contains(c))
+    };
+    terms.iter().all(free).then_some(terms)
+}
+
+fn constants_of(t: &Dynamic) -> Vec<Dynamic> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        if d.kind() == z3::AstKind::Quantifier {
+            continue;
+        }
+        if d.is_const() {
+            if d.kind() == z3::AstKind::App && d.num_children() == 0 {
+                out.push(d);
+            }
+        } else if d.is_app() {
+            stack.extend(d.children());
+        }
+    }
+    out
+}
+
+fn decl_name(d: &Dynamic) -> String {
+    if d.is_app() {
+        d.decl().name()
+    } else {
+        String::new()
+    }
+}
+
+/// Candidate terms per parameter: the other side of every equality with the parameter
+/// alone on one side, or with it as a summand (`p + s = t` gives `t - s`).
+fn collect_candidates(phi: &Bool, params: &[Dynamic], out: &mut [Vec<Dynamic>]) {
+    let mut seen = HashSet::new();
+    let mut stack = vec![Dynamic::from_ast(phi)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) || d.kind() != z3::AstKind::App {
+            continue;
+        }
+        if decl_name(&d) == "=" && d.num_children() == 2 {
+            let (l, r) = (d.nth_child(0).unwrap(), d.nth_child(1).unwrap());
+            for (side, other) in [(&l, &r), (&r, &l)] {
+                for (i, p) in params.iter().enumerate() {
+                    if let Some(t) = solve_for(side, other, p) {
+                        if !out[i].contains(&t) && out[i].len() < 8 && !mentions(&t, p) {
+                            out[i].push(t);
+                        }
+                    }
+                }
+            }
+        }
+        stack.extend(d.children());
+    }
+}
+
+fn mentions(t: &Dynamic, p: &Dynamic) -> bool {
+    constants_of(t).contains(p)
+}
+
+/// `p` from `side = other` by inverting, along the one path to `p` in `side`, sums
+/// (integer and bit-vector), bit-vector differences, exclusive or and negation.
+fn solve_for(side: &Dynamic, other: &Dynamic, p: &Dynamic) -> Option<Dynamic> {
+    solve_depth(side, other, p, 0)
+}
+
+fn solve_depth(side: &Dynamic, other: &Dynamic, p: &Dynamic, depth: usize) -> Option<Dynamic> {
+    use z3::ast::Int;
+    if side == p {
+        return Some(other.simplify());
+    }
+    if depth > 8 || !side.is_app() {
+        return None;
+    }
+    let kids = side.children();
+    let holding: Vec<usize> = (0..kids.len()).filter(|&i| mentions(&kids[i], p)).collect();
+    let [at] = holding[..] else { return None };
+    let rest: Vec<&Dynamic> =
+        kids.iter().enumerate().filter(|(i, _)| *i != at).map(|(_, k)| k).collect();
+    let next = match (decl_name(side).as_str(), kids.len()) {
+        ("+", _) => {
+            let rest: Vec<Int> = rest.iter().filter_map(|k| k.as_int()).collect();
+            let refs: Vec<&Int> = rest.iter().collect();
+            Dynamic::from_ast(&(other.as_int()? - Int::add(&refs)))
+        }
+        ("*", 2) if rest[0].to_string() == "(- 1)" => {
+            Dynamic::from_ast(&other.as_int()?.unary_minus())
+        }
+        ("bvadd", _) => {
+            let mut o = other.as_bv()?;
+            for r in &rest {
+                o = o.bvsub(&r.as_bv()?);
+            }
+            Dynamic::from_ast(&o)
+        }
+        ("bvxor", _) => {
+            let mut o = other.as_bv()?;
+            for r in &rest {
+                o = o.bvxor(&r.as_bv()?);
+            }
+            Dynamic::from_ast(&o)
+        }
+        ("bvsub", 2) if at == 0 => Dynamic::from_ast(&other.as_bv()?.bvadd(&kids[1].as_bv()?)),
+        ("bvsub", 2) => Dynamic::from_ast(&kids[0].as_bv()?.bvsub(&other.as_bv()?)),
+        ("bvneg", 1) => Dynamic::from_ast(&other.as_bv()?.bvneg()),
+        ("bvnot", 1) => Dynamic::from_ast(&other.as_bv()?.bvnot()),
+        _ => return None,
+    };
+    solve_depth(&kids[at], &next, p, depth + 1)
+}
+
+/// `t` as SMT-LIB text without Z3-only syntax.
+pub fn smt_text(t: &(impl Ast + std::fmt::Display)) -> String {
+    standardise(&t.to_string())
+}
+
+/// Rewrites the few Z3-only spellings Z3's printer uses into SMT-LIB 2.6 / cvc5 ones.
+pub fn standardise(s: &str) -> String {
+    s.replace("(bv2int ", "(bv2nat ")
+}
+
+/// A parameter's name as people read it: `c.r#12` → `c.r`.
+pub fn readable_name(c: &Dynamic) -> String {
+    let s = c.to_string();
+    let s = s.trim_matches('|');
+    match s.rfind('#') {
+        Some(i) if s[i + 1..].chars().all(|c| c.is_ascii_digit()) => s[..i].to_string(),
+        _ => s.to_string(),
+    }
+}
+
+/// A term in infix notation for people (`--explain`): arithmetic, comparisons and
+/// Boolean connectives; other operators keep their SMT-LIB form.
+pub fn infix(t: &Dynamic) -> String {
+    infix_at(t, 0)
+}
+
+fn infix_at(t: &Dynamic, depth: usize) -> String {
+    if depth > 40 {
+        return "…".into();
+    }
+    if t.kind() == z3::AstKind::Numeral {
+        return t.to_string().replace("(- ", "-").replace(')', "");
+    }
+    if t.is_const() {
+        if let Some(b) = t.as_bool().and_then(|b| b.as_bool()) {
+            return b.to_string();
+        }
+        return readable_name(t);
+    }
+    if !t.is_app() {
+        return smt_text(t);
+    }
+    let kids = t.children();
+    let sub = |k: &Dynamic| {
+        let s = infix_at(k, depth + 1);
+        if k.is_app() && k.num_children() > 0 {
+            format!("({s})")
+        } else {
+            s
+        }
+    };
+    let name = match decl_name(t).as_str() {
+        "if" => "ite".to_string(),
+        "bvadd" => "+".to_string(),
+        "bvsub" => "-".to_string(),
+        "bvmul" => "*".to_string(),
+        "bvudiv" => "div".to_string(),
+        "bvurem" => "mod".to_string(),
+        "bvand" => "&".to_string(),
+        "bvor" => "|".to_string(),
+        "bvxor" => "^".to_string(),
+        "bvule" => "<=".to_string(),
+        "bvult" => "<".to_string(),
+        "bvuge" => ">=".to_string(),
+        "bvugt" => ">".to_string(),
+        n => n.to_string(),
+    };
+    let join = |op: &str| kids.iter().map(sub).collect::<Vec<_>>().join(op);
+    match (name.as_str(), kids.len()) {
+        ("+", _) => {
+            // `a + (-1)·b` reads `a - b`.
+            let mut s = String::new();
+            for (i, k) in kids.iter().enumerate() {
+                let negated = decl_name(k) == "*"
+                    && k.num_children() == 2
+                    && k.nth_child(0).is_some_and(|c| c.to_string() == "(- 1)");
+                if negated {
+                    s.push_str(if i == 0 { "-" } else { " - " });
+                    s.push_str(&sub(&k.nth_child(1).unwrap()));
+                } else {
+                    if i > 0 {
+                        s.push_str(" + ");
+                    }
+                    s.push_str(&sub(k));
+                }
+            }
+            s
+        }
+        ("*", 2) if kids[0].to_string() == "(- 1)" => format!("-{}", sub(&kids[1])),
+        ("-", 1) => format!("-{}", sub(&kids[0])),
+        (
+            "-" | "*" | "div" | "mod" | "<=" | "<" | ">=" | ">" | "and" | "or" | "=>" | "&" | "|"
+            | "^",
+            _,
+        ) => {
+            let op = match name.as_str() {
+                "&" => " & ",
+                "|" => " | ",
+                "^" => " ^ ",
+                "div" => " / ",
+                "mod" => " % ",
+                "and" => " && ",
+                "or" => " || ",
+                "=>" => " ==> ",
+                "-" => " - ",
+                "*" => " * ",
+                "<=" => " <= ",
+                "<" => " < ",
+                ">=" => " >= ",
+                _ => " > ",
+            };
+            join(op)
+        }
+        ("=", 2) => join(" == "),
+        ("not", 1) => format!("!{}", sub(&kids[0])),
+        ("ite", 3) => {
+            format!("{} ? {} : {}", sub(&kids[0]), sub(&kids[1]), sub(&kids[2]))
+        }
+        _ => smt_text(t),
+    }
+}
