@@ -119,7 +119,7 @@ unsupported!(
 );
 unsupported!(
     math_bitwise,
-    "/* @ELAENIA\n * forall: f; exists: f; post: forall.ret == exists.ret;\n */\nint f(int x) { return x & 1; }\n".to_string(),
+    "/* @ELAENIA\n * forall: f; exists: f; post: forall.ret == exists.ret;\n */\nint f(int x) { return x & 1; }\n",
     "needs a width",
     "4:23"
 );
@@ -144,15 +144,13 @@ unsupported!(
 );
 unsupported!(
     unknown_copy_variable,
-    "/*@forex tuple t { forall a: f, b: f; post a.nope == b.ret; } */\nint f(int x) { return x; }\n"
-        .to_string(),
+    "/*@forex tuple t { forall a: f, b: f; post a.nope == b.ret; } */\nint f(int x) { return x; }\n",
     "`f` has no variable `nope`",
     "1:46"
 );
 unsupported!(
     ambiguous_local,
-    "/*@forex tuple t { forall a: f, b: f; post a.y == b.y; } */\nint f(int x) { { int y = 1; } { int y = 2; } return x; }\n"
-        .to_string(),
+    "/*@forex tuple t { forall a: f, b: f; post a.y == b.y; } */\nint f(int x) { { int y = 1; } { int y = 2; } return x; }\n",
     "`y` names 2 different locals of `f`",
     "1:46"
 );
