@@ -229,15 +229,3 @@ fn fuzzed_c_sources_never_panic() {
         }
     }
 }
-
-/// ForEx format: `str.len` is a prefix operator (LANGUAGE.md), also before a parenthesis.
-#[test]
-fn forex_str_len_is_a_prefix_operator() {
-    for pre in ["(str.len pw_0) > 8", "str.len pw_0 > 8", "str.len(pw_0) > 8"] {
-        let src = format!("[forall]\nstring pw;\nint n;\nn = 1;\n[pre]\n{pre}\n[post]\nn_0 == 1\n");
-        let m = load_source("s.txt", src.as_bytes(), InputFormat::Forex)
-            .unwrap_or_else(|d| panic!("{pre}: {}", d.render(DiagStyle::Short)));
-        let text = forex::pretty::tuple_expr(&m.tuples[0], &m.tuples[0].pre);
-        assert!(text.contains("len("), "{pre}: {text}");
-    }
-}
