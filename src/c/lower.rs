@@ -252,14 +252,12 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             scopes: vec![HashMap::new()],
             decl_count: HashMap::new(),
         });
-        if ret.is_some() {
-            if f.params.iter().any(|p| p.name.name == "ret") {
-                self.err(
-                    "a parameter named `ret` clashes with the returned value `ret`",
-                    &f.name.span,
-                    "rename the parameter",
-                );
-            }
+        if ret.is_some() && f.params.iter().any(|p| p.name.name == "ret") {
+            self.err(
+                "a parameter named `ret` clashes with the returned value `ret`",
+                &f.name.span,
+                "rename the parameter",
+            );
         }
         for p in &f.params {
             self.declare(&p.name, decl_var_ty(&p.ty));
@@ -283,8 +281,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         }
         let mut next = 0;
         renumber(&mut out, &mut next);
-        if let Some(d) = too_deep(&out) {
-            let _ = d;
+        if too_deep(&out).is_some() {
             return Err(vec![Diagnostic::new(
                 format!(
                     "`{}` nests too deeply once lowered (more than {} levels)",
@@ -1407,6 +1404,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     /// A pure formula: names through `env` and `resolve` (copy variables), no effects.
+    #[allow(clippy::type_complexity)]
     pub fn formula(
         &mut self,
         e: &ast::Expr,

@@ -485,10 +485,7 @@ impl<'s> Builder<'s> {
                 inner.next();
                 let c = self.expr(inner.next()?);
                 let t = self.boxed(inner.next());
-                let e = match inner.nth(1) {
-                    Some(s) => Some(self.stmt(s).map(Box::new)),
-                    None => None,
-                };
+                let e = inner.nth(1).map(|s| self.stmt(s).map(Box::new));
                 let e = match e {
                     Some(None) => return None,
                     Some(Some(e)) => Some(e),
@@ -721,7 +718,7 @@ impl<'s> Builder<'s> {
         };
         for q in p.into_inner() {
             if q.as_rule() == Rule::c_binop {
-                let Some(op) = bin_op(q.as_str()) else { return None };
+                let op = bin_op(q.as_str())?;
                 if matches!(op, BinaryOp::Implies | BinaryOp::Iff | BinaryOp::ArrayEq)
                     && !self.formula
                 {

@@ -230,16 +230,6 @@ impl Builder<'_> {
         let (last, prefixes) = k.split_last().ok_or(Reported)?;
         let mut e = self.postfix(last)?;
         for pre in prefixes.iter().rev() {
-            if pre.as_str() == "str.len" {
-                // A call of the built-in, as `str.len(s)` would be.
-                let sp = pre.as_span().start()..e.span.end;
-                let name = Ident { name: "str.len".to_string(), span: span(pre) };
-                let args = vec![e];
-                let refs: Vec<&Expr> = args.iter().collect();
-                let call = Expr::node(ExprKind::Call { name, args: args.clone() }, sp, &refs);
-                e = self.check_depth(call)?;
-                continue;
-            }
             let op = match pre.as_str() {
                 "!" => UnOp::Not,
                 "-" => UnOp::Neg,
