@@ -243,7 +243,8 @@ mod tests {
         assert_eq!(g.points.len(), 2);
         assert_eq!(g.first_next, BTreeSet::from([1, 2]));
         assert_eq!(g.next, vec![BTreeSet::from([1, 2]), BTreeSet::from([1, 2])]);
-        assert_eq!(g.stutters, vec![false, false]);
+        // Point 1 comes back to itself with nothing written while `x > 0`: a stutter.
+        assert_eq!(g.stutters, vec![true, false]);
     }
 
     #[test]
