@@ -9,6 +9,7 @@
 mod genpp;
 mod loops;
 mod mine;
+mod observation_graph;
 mod rank;
 mod state;
 mod temporal;

@@ -1,12 +1,17 @@
 //! Temporal (`always φ`) tuples, for every observation index n (DESIGN.md §7).
 //!
-//! Copies are aligned at their observation points. Each copy must have the shape
-//! `P; while (g) { A; observe; B } R` with `P`, `A`, `B`, `R` free of `observe;` (inner
-//! loops allowed). Its run is then `P; assume g; A` up to observation 1 (the *first
-//! segment*) and `B; assume g; A` from each observation to the next (the *step*). One
-//! joint step runs every copy's step: ∀ copies first (they come first in the tuple),
-//! then ∃ copies with their choices as parameters, through genpp (`Prover::run`), so
-//! inner loops go through the ordinary loop rules.
+//! Copies are aligned at their observation points. Each copy's `observe;` statements,
+//! wherever they are (branches, loops, several per iteration), are its *points*, and
+//! the code between two observations its *silent segments* (`observation_graph.rs`):
+//! the *first segment* runs from the program's start to observation 1, and from each
+//! point one *step* runs to the next observation, whichever point that is. A copy with
+//! several points gets a ghost point variable `@at` (which point it observed at last),
+//! so the invariant can talk about where each copy is. One joint step runs every
+//! copy's step: ∀ copies first (they come first in the tuple), then ∃ copies with their
+//! choices as parameters, through genpp (`Prover::run`), so silent loops go through the
+//! ordinary loop rules. Consecution is checked per combination of points the copies
+//! can be at (a case split on the state before the step), with one invariant that has
+//! the point variables as data.
 //!
 //! The proof is a relational invariant I over all copies' variables with
 //! - initiation: for all initial states satisfying `pre` and all ∀ runs of the first
@@ -22,82 +27,202 @@
 //! observations whose k-th states, with the ∀ copies' k-th states, satisfy I (hence φ):
 //! initiation for k = 1, consecution from k to k + 1. The ∃ choices of step k depend only
 //! on the ∀ prefixes, which are given before the ∃ side chooses. A ∀ copy whose run
-//! leaves the loop (¬g) or blocks observes no more: there is no longer ∀ prefix and
-//! nothing to check, which is why `assume g` is only an assumption for ∀ copies. For an
-//! ∃ copy, `assume g` and every `assume` on its way are obligations on the parameters
-//! (genpp's ∃-side assume), and its inner loops must be shown to exit by genpp's loop
-//! rules (aligned termination, ∃-only exit or ranking): it always reaches its next
-//! observation. Only `Valid` answers count, as everywhere in the prover.
+//! ends or blocks before its next observation observes no more: there is no longer ∀
+//! prefix and nothing to check, which is why a loop guard (`assume g`) and the end of
+//! the program (`assume false`) are only assumptions for ∀ copies. For an ∃ copy, they
+//! and every `assume` on its way are obligations on the parameters (genpp's ∃-side
+//! assume), and its silent loops must be shown to exit by genpp's loop rules (aligned
+//! termination, ∃-only exit or ranking): it always reaches its next observation.
+//! Only `Valid` answers count, as everywhere in the prover.
+//!
+//! **Stuttering.** Copies that observe at different rates, or an ∃ copy that repeats an
+//! observation (a `while (*) { observe; }`), need no rule of their own: a joint step
+//! moves every copy exactly one observation, as the semantics compares the k-th
+//! observations of all copies. Repeating an observation is one of the ∃ copy's steps
+//! (from the point inside the loop back to itself, writing nothing), and whether it
+//! takes it or moves on is a branch choice of its step, a parameter like any other ∃
+//! choice, made per joint step after the ∀ copies' steps are known. So the stuttering
+//! product is the lockstep product of the observation graphs with the ∃ strategy
+//! choosing each ∃ copy's edge, and the soundness argument above covers it unchanged:
+//! every ∃ step the proof uses is a real path of the program from one observation to
+//! the next (unfolding observing loops is exact, `observation_graph.rs`), and the
+//! point-combination case split only splits on the state before the step, which is
+//! fixed before anything is chosen. `--explain` shows per copy its points, where each
+//! step can go and where it can stay, and the invariant per combination of points.
+//!
+//! **Looking ahead.** When no invariant is found in lockstep, the proof is tried again
+//! with the ∃ copies one observation behind the ∀ copies, so that the ∃ choices of
+//! each step can depend on the ∀ copies' next step (DESIGN.md §7). Ghosts `v@prev` hold
+//! each ∀ variable at the previous observation. The lagged invariant J(a, a@prev, e)
+//! relates the ∀ copies at observation k + 1, their ghosts at k and the ∃ copies at k,
+//! and its obligations are
+//! 1. n = 1 on its own: from `pre`, the first segments establish φ (∀ runs first);
+//! 2. lagged start: from `pre`, the ∀ first segments, the save `a@prev = a`, the ∀ steps
+//!    to observation 2, then the ∃ first segments establish J;
+//! 3. lagged consecution: from J, the save, the ∀ steps, then the ∃ steps establish J;
+//! 4. the last step: from J, the ∃ steps alone (the ∀ copies stay) establish φ;
+//! 5. J ⇒ φ(a@prev, e): φ over the ghosts is a conjunct of J.
+//!
+//! Soundness, for any n and ∀ prefixes with n observations a₁..aₙ: n = 1 is (1). For
+//! n ≥ 2, (2) gives ∃ states e₁ with J(a₂, a₁, e₁); (3) for k = 2..n−1 (it uses the ∀
+//! step from aₖ to aₖ₊₁, which the prefix has since k + 1 ≤ n) gives eₖ with
+//! J(aₖ₊₁, aₖ, eₖ); by (5) φ(aₖ, eₖ) for k ≤ n − 1, and (4) from J(aₙ, aₙ₋₁, eₙ₋₁) gives
+//! eₙ with φ(aₙ, eₙ). The e's are consecutive steps of real ∃ runs, so they form an ∃
+//! prefix with n observations satisfying φ at every index. The ∃ choices up to step k
+//! depend on a₁..aₖ₊₁, all part of the given ∀ prefix: in the finite-prefix semantics
+//! the whole ∀ prefix is fixed before the ∃ side chooses, so this is allowed.
 
 use super::genpp::{Cfg, End, Fail, FailKind, Item, Prover, Res};
+use super::observation_graph::{build, point_type, CopyGraph};
 use super::state::{Acc, Kind, Scope, SymState};
 use crate::cancel::Cancel;
-use crate::ir::{has_observe, BinOp, Expr, ExprKind, Loc, Stmt, Tuple, VarId};
+use crate::ir::{BinOp, Expr, ExprKind, Loc, Quantifier, Stmt, Tuple, TupleVar, UnOp, VarId};
 use crate::verdict::{Engine, LoopPointProof, Outcome, Proof, Stats, UnknownReason, Verdict};
 use itertools::Itertools;
 use std::time::Instant;
 use z3::ast::Bool;
 
-/// Per copy, the statements of its first segment and of its step (module comment).
+/// Per copy, its observation graph's segments (`observation_graph.rs`).
 pub(super) struct Segments {
     pub(super) first: Vec<Vec<Stmt>>,
+    /// Per copy, one step from whichever point it is at: a dispatch over its point
+    /// variable (for the candidate miner, which reads steps as loop-free blocks).
     pub(super) step: Vec<Vec<Stmt>>,
-    /// Where each copy observes (for the proof's alignment).
-    observe_at: Vec<Loc>,
+    /// Per copy, its point variable (copies with several points).
+    pub(super) at: Vec<Option<VarId>>,
+    pub(super) graphs: Vec<CopyGraph>,
 }
 
-/// Splits every copy at its observation point, or says which copy has another shape.
-fn segments(tuple: &Tuple) -> Result<Segments, String> {
-    let mut seg = Segments { first: Vec::new(), step: Vec::new(), observe_at: Vec::new() };
-    for c in &tuple.copies {
-        let shape_error = || {
-            format!(
-                "the temporal prover needs every copy to observe exactly once per iteration \
-                 of one loop, at the top level of its body, and nowhere else (copy {} does \
-                 not)",
-                c.name
-            )
+/// Name of the point variable each copy with several observation points gets (not an
+/// identifier of the language, so it cannot clash with a program's variable).
+const POINT_VAR: &str = "@at";
+
+/// Most combinations of points whose steps are checked one by one (beyond it, one
+/// run over every copy's dispatch).
+const MAX_COMBINATIONS: usize = 64;
+
+/// The tuple with a point variable for each copy with several observation points, and
+/// every copy's segments; or why a copy is refused.
+fn segments(tuple: &Tuple) -> Result<(Tuple, Segments), String> {
+    let mut ext = tuple.clone();
+    let mut seg =
+        Segments { first: Vec::new(), step: Vec::new(), at: Vec::new(), graphs: Vec::new() };
+    for (i, c) in tuple.copies.iter().enumerate() {
+        let refused = |why: String| {
+            format!("the temporal prover cannot follow the observations of copy {}: {why}", c.name)
         };
-        let observing: Vec<usize> =
-            (0..c.body.len()).filter(|&k| has_observe(&c.body[k..=k])).collect();
-        let [k] = observing[..] else { return Err(shape_error()) };
-        let Stmt::While { cond, body, loc, .. } = &c.body[k] else { return Err(shape_error()) };
-        let tops: Vec<usize> = (0..body.len()).filter(|&j| has_observe(&body[j..=j])).collect();
-        let [j] = tops[..] else { return Err(shape_error()) };
-        let Stmt::Observe { loc: obs } = &body[j] else { return Err(shape_error()) };
-        let guard = Stmt::Assume { cond: cond.clone(), loc: *loc };
-        let (before, after) = (&body[..j], &body[j + 1..]);
-        let mut first: Vec<Stmt> = c.body[..k].to_vec();
-        let mut step: Vec<Stmt> = after.to_vec();
-        if cond.kind != ExprKind::Bool(true) {
-            first.push(guard.clone());
-            step.push(guard);
+        let choice = |v: VarId| tuple.var(v).name.contains('@');
+        let mut g = build(&c.body, None, &choice).map_err(refused)?;
+        let mut at = None;
+        if g.points.len() > 1 {
+            let v = VarId(ext.vars.len() as u32);
+            ext.vars.push(TupleVar { copy: i, name: POINT_VAR.into(), ty: point_type() });
+            ext.copies[i].vars.push(v);
+            at = Some(v);
+            g = build(&c.body, at, &choice).map_err(refused)?;
         }
-        first.extend_from_slice(before);
-        step.extend_from_slice(before);
-        seg.first.push(first);
+        let step = match at {
+            None => g.from[0].clone(),
+            Some(v) => {
+                dispatch(v, &g.from, tuple.copies[i].body.first().map_or(Loc::default(), loc_of))
+            }
+        };
+        seg.first.push(g.first.clone());
         seg.step.push(step);
-        seg.observe_at.push(*obs);
+        seg.at.push(at);
+        seg.graphs.push(g);
     }
-    Ok(seg)
+    Ok((ext, seg))
+}
+
+fn loc_of(s: &Stmt) -> Loc {
+    match s {
+        Stmt::Skip => Loc::default(),
+        Stmt::Assign { loc, .. }
+        | Stmt::Store { loc, .. }
+        | Stmt::Havoc { loc, .. }
+        | Stmt::Assume { loc, .. }
+        | Stmt::If { loc, .. }
+        | Stmt::IfStar { loc, .. }
+        | Stmt::While { loc, .. }
+        | Stmt::Observe { loc } => *loc,
+    }
+}
+
+/// `if (at == 1) { from[0] } else if (at == 2) { … } else { from[last] }`.
+fn dispatch(at: VarId, from: &[Vec<Stmt>], loc: Loc) -> Vec<Stmt> {
+    let mut out = from[from.len() - 1].clone();
+    for k in (0..from.len() - 1).rev() {
+        out = vec![Stmt::If {
+            cond: is_at(at, k + 1),
+            then_branch: from[k].clone(),
+            else_branch: out,
+            loc,
+        }];
+    }
+    out
+}
+
+/// `at == k`.
+fn is_at(at: VarId, k: usize) -> Expr {
+    Expr::eq(Expr::var(at, point_type()), Expr::int(k))
 }
 
 /// Tries to prove a reactive tuple for every n; `unknown` with a reason otherwise.
 pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Outcome {
     let start = Instant::now();
-    let seg = match segments(tuple) {
+    let (ext, seg) = match segments(tuple) {
         Ok(s) => s,
         Err(why) => return Outcome::unsupported(Engine::Prove, &why),
     };
-    let mut p = Prover::new(tuple, cancel);
-    let result = search(&mut p, &seg);
+    let lag_tuple;
+    let lag;
+    let mut p = Prover::new(&ext, cancel);
+    let mut result = search(&mut p, &seg, None);
+    let mut tuple = &ext;
+    let mut behind = false;
+    let has = |q: Quantifier| ext.copies.iter().any(|c| c.quantifier == q);
+    if let Err(f) = &result {
+        if f.kind != FailKind::Stopped && has(Quantifier::Forall) && has(Quantifier::Exists) {
+            // Looking ahead: the ∃ copies one observation behind (module comment).
+            (lag_tuple, lag) = lagged(&ext);
+            let mut q = Prover::new(&lag_tuple, cancel);
+            q.candidates = p.candidates;
+            let lagged_result = search(&mut q, &seg, Some(&lag));
+            match lagged_result {
+                Ok(r) => {
+                    q.obligations += p.obligations;
+                    p = q;
+                    tuple = &lag_tuple;
+                    behind = true;
+                    result = Ok(r);
+                }
+                Err(g) if g.kind == FailKind::Stopped => result = Err(g),
+                Err(g) => {
+                    p.candidates = q.candidates;
+                    let first = result.expect_err("failed");
+                    result = Err(Fail {
+                        kind: first.kind,
+                        msg: format!("{}; looking one observation ahead: {}", first.msg, g.msg),
+                    });
+                }
+            }
+        }
+    }
     let verdict = match result {
         Ok((invariant, pre)) => {
             let loops = tuple
                 .copies
                 .iter()
-                .zip(&seg.observe_at)
-                .map(|(c, at)| format!("{}@{}:{} (observation)", c.name, tuple.file, at))
+                .zip(&seg.graphs)
+                .map(|(c, g)| {
+                    let text = point_text(tuple, &c.name, g);
+                    if behind && c.quantifier == Quantifier::Exists {
+                        format!("{text} (one observation behind: its choices see the ∀ copies' next step)")
+                    } else {
+                        text
+                    }
+                })
                 .collect();
             let mut loop_points = vec![LoopPointProof {
                 loops,
@@ -107,6 +232,7 @@ pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Out
                 alignment: None,
                 leftover_of: None,
             }];
+            loop_points.extend(per_combination(tuple, &seg, &invariant));
             loop_points.append(&mut p.proof);
             let warnings = crate::vacuity::first_observation_warnings(&pre, &p.ends, cancel);
             Verdict::Verified {
@@ -156,19 +282,26 @@ fn invariant_text(tuple: &Tuple, atoms: &[Expr]) -> String {
 /// consecution (with one choice of parameters for all its conjuncts) were both valid,
 /// with the encoding of `pre`; `p.proof` then holds the inner loop points of those two
 /// checks and `p.ends` the path conditions at the first observations.
-fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<(Vec<Expr>, Bool)> {
-    let (cands, required) = super::temporal_mine::candidates(p.tuple, seg);
+fn search<'t>(
+    p: &mut Prover<'t>,
+    seg: &'t Segments,
+    lag: Option<&'t Lag>,
+) -> Res<(Vec<Expr>, Bool)> {
+    let (cands, required) = match lag {
+        None => super::temporal_mine::candidates(p.tuple, seg),
+        Some(l) => super::temporal_mine::lag_candidates(p.tuple, seg, &l.prev),
+    };
     let phi = invariant_text(p.tuple, &cands[..required]);
     let mut set = cands.clone();
     p.candidates += 1;
-    if initiation(p, seg, &End::Inv(set.clone())).is_err() {
+    if start(p, seg, lag, &End::Inv(set.clone())).is_err() {
         stop_if_cancelled(p)?;
         set.clear();
         for (k, a) in cands.iter().enumerate() {
             let mut trial = set.clone();
             trial.push(a.clone());
             p.candidates += 1;
-            match initiation(p, seg, &End::Inv(trial.clone())) {
+            match start(p, seg, lag, &End::Inv(trial.clone())) {
                 Ok(_) => set = trial,
                 Err(f) if k < required => {
                     return Err(Fail {
@@ -190,7 +323,7 @@ fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<(Vec<Expr>, Bool)> {
         if set.len() > required {
             let saved = std::mem::replace(&mut p.probe_failed, vec![false; set.len()]);
             let mark = p.proof.len();
-            let probed = consecution(p, seg, &set, &End::Probe(set.clone()));
+            let probed = consecution(p, seg, lag, &set, &End::Probe(set.clone()));
             p.proof.truncate(mark);
             let failed = std::mem::replace(&mut p.probe_failed, saved);
             if probed.is_ok() && failed.iter().any(|f| *f) {
@@ -209,7 +342,7 @@ fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<(Vec<Expr>, Bool)> {
         }
         p.candidates += 1;
         let mark = p.proof.len();
-        match consecution(p, seg, &set, &End::Inv(set.clone())) {
+        match consecution(p, seg, lag, &set, &End::Inv(set.clone())) {
             Ok(()) => {
                 // The final check, kept in the proof with its inner loop points; its ends
                 // are the first observations, for the vacuity warnings.
@@ -217,10 +350,28 @@ fn search<'t>(p: &mut Prover<'t>, seg: &'t Segments) -> Res<(Vec<Expr>, Bool)> {
                 p.proof.clear();
                 p.ends = Default::default();
                 p.record_inv_ends = true;
-                let pre = initiation(p, seg, &End::Inv(set.clone()));
+                let Some(l) = lag else {
+                    let pre = initiation(p, seg, &End::Inv(set.clone()));
+                    p.record_inv_ends = false;
+                    p.proof.extend(inner);
+                    return Ok((set, pre?));
+                };
+                // Lagged: n = 1 on its own, then the lagged start, then the last ∃ step
+                // (module comment, "Looking ahead").
+                let phi: Vec<Expr> = p.tuple.post.conjuncts().into_iter().cloned().collect();
+                let pre = initiation(p, seg, &End::Inv(phi.clone()));
                 p.record_inv_ends = false;
+                let pre = pre.map_err(|f| Fail {
+                    msg: format!("the first observation on its own ({})", f.msg),
+                    ..f
+                })?;
+                start(p, seg, lag, &End::Inv(set.clone()))?;
+                closing(p, seg, l, &set, &End::Inv(phi)).map_err(|f| Fail {
+                    msg: format!("the ∃ copies' last step without looking ahead ({})", f.msg),
+                    ..f
+                })?;
                 p.proof.extend(inner);
-                return Ok((set, pre?));
+                return Ok((set, pre));
             }
             Err(f) => {
                 p.proof.truncate(mark);
@@ -274,11 +425,280 @@ fn initiation<'t>(p: &mut Prover<'t>, seg: &'t Segments, end: &End) -> Res<Bool>
     p.run(Cfg::new(conts, st), Acc::new(), scope, end).map(|_| pre)
 }
 
-/// From any state satisfying `hyp`, one joint step establishes `end`.
-fn consecution<'t>(p: &mut Prover<'t>, seg: &'t Segments, hyp: &[Expr], end: &End) -> Res<()> {
+/// From any state satisfying `hyp`, one joint step establishes `end`: for each
+/// combination of points the copies can be at, from there (a case split on the state
+/// before the step, where nothing is chosen yet), or, with too many combinations, every
+/// copy's dispatch at once.
+fn consecution<'t>(
+    p: &mut Prover<'t>,
+    seg: &'t Segments,
+    lag: Option<&'t Lag>,
+    hyp: &[Expr],
+    end: &End,
+) -> Res<()> {
+    let forall = |i: usize| p.tuple.copies[i].quantifier == Quantifier::Forall;
+    let saved = |i: usize| -> Vec<Item<'t>> {
+        match lag {
+            Some(l) if forall(i) => l.save[i].iter().map(Item::S).collect(),
+            _ => Vec::new(),
+        }
+    };
+    let saves: Vec<Vec<Item<'t>>> = (0..seg.graphs.len()).map(saved).collect();
+    let Some(combos) = combinations(seg) else {
+        let conts = seg
+            .step
+            .iter()
+            .zip(saves)
+            .map(|(b, s)| s.into_iter().chain(b.iter().map(Item::S)).collect())
+            .collect();
+        return step_from(p, hyp, &[], conts, end);
+    };
+    for combo in combos {
+        let at: Vec<Expr> =
+            seg.at.iter().zip(&combo).filter_map(|(v, &k)| v.map(|v| is_at(v, k + 1))).collect();
+        let conts =
+            seg.graphs.iter().zip(&combo).zip(&saves).map(|((g, &k), s)| {
+                s.iter().copied().chain(g.from[k].iter().map(Item::S)).collect()
+            });
+        step_from(p, hyp, &at, conts.collect(), end)?;
+    }
+    Ok(())
+}
+
+/// Lagged: from a state satisfying `hyp`, the ∃ copies alone take their step (the ∀
+/// copies stay at their last observation) and establish `end`.
+fn closing<'t>(
+    p: &mut Prover<'t>,
+    seg: &'t Segments,
+    _lag: &'t Lag,
+    hyp: &[Expr],
+    end: &End,
+) -> Res<()> {
+    let exists: Vec<bool> =
+        p.tuple.copies.iter().map(|c| c.quantifier == Quantifier::Exists).collect();
+    let Some(combos) = combinations(seg) else {
+        let conts = seg
+            .step
+            .iter()
+            .zip(&exists)
+            .map(|(b, &e)| if e { b.iter().map(Item::S).collect() } else { im::Vector::new() })
+            .collect();
+        return step_from(p, hyp, &[], conts, end);
+    };
+    for combo in combos {
+        let at: Vec<Expr> =
+            seg.at.iter().zip(&combo).filter_map(|(v, &k)| v.map(|v| is_at(v, k + 1))).collect();
+        let conts = seg.graphs.iter().zip(&combo).zip(&exists).map(|((g, &k), &e)| {
+            if e {
+                g.from[k].iter().map(Item::S).collect()
+            } else {
+                im::Vector::new()
+            }
+        });
+        step_from(p, hyp, &at, conts.collect(), end)?;
+    }
+    Ok(())
+}
+
+/// Where the invariant must first hold: at observation 1 ([`initiation`]), or, lagged,
+/// with the ∀ copies at observation 2 and the ∃ copies at observation 1.
+fn start<'t>(p: &mut Prover<'t>, seg: &'t Segments, lag: Option<&'t Lag>, end: &End) -> Res<Bool> {
+    let Some(l) = lag else { return initiation(p, seg, end) };
+    let (mut st, scope) = fresh_state(p, Kind::Univ);
+    let pre = st.eval_bool(&p.tuple.pre);
+    st.pc.push_back(pre.clone());
+    let conts = (0..seg.first.len())
+        .map(|i| {
+            let first = seg.first[i].iter().map(Item::S);
+            if p.tuple.copies[i].quantifier == Quantifier::Forall {
+                let then = l.save[i].iter().chain(&seg.step[i]).map(Item::S);
+                first.chain(then).collect()
+            } else {
+                first.collect()
+            }
+        })
+        .collect();
+    p.run(Cfg::new(conts, st), Acc::new(), scope, end).map(|_| pre)
+}
+
+/// The lagged proof's extra state (module comment, "Looking ahead"): each ∀ variable's
+/// value at the previous observation, in a ghost `v@prev`, saved before each ∀ step.
+pub(super) struct Lag {
+    /// Per copy, `v@prev = v;` for each of its variables (∀ copies; empty for ∃ ones).
+    save: Vec<Vec<Stmt>>,
+    /// ∀ variable → its ghost.
+    pub(super) prev: std::collections::HashMap<VarId, VarId>,
+}
+
+/// `ext` with a ghost per ∀ variable, and the statements that save them.
+fn lagged(ext: &Tuple) -> (Tuple, Lag) {
+    let mut out = ext.clone();
+    let mut lag = Lag { save: vec![Vec::new(); ext.copies.len()], prev: Default::default() };
+    for (i, c) in ext.copies.iter().enumerate() {
+        if c.quantifier != Quantifier::Forall {
+            continue;
+        }
+        for &v in &c.vars {
+            let tv = ext.var(v).clone();
+            let g = VarId(out.vars.len() as u32);
+            out.vars.push(TupleVar {
+                copy: i,
+                name: format!("{}@prev", tv.name),
+                ty: tv.ty.clone(),
+            });
+            out.copies[i].vars.push(g);
+            lag.prev.insert(v, g);
+            lag.save[i].push(Stmt::Assign {
+                var: g,
+                value: Expr::var(v, tv.ty),
+                loc: Loc::default(),
+            });
+        }
+    }
+    (out, lag)
+}
+
+/// Every combination of 0-based points, one per copy, or `None` when too many.
+fn combinations(seg: &Segments) -> Option<Vec<Vec<usize>>> {
+    let sizes: Vec<usize> = seg.graphs.iter().map(|g| g.points.len()).collect();
+    let count = sizes.iter().try_fold(1usize, |n, &k| n.checked_mul(k))?;
+    if count > MAX_COMBINATIONS {
+        return None;
+    }
+    Some(sizes.iter().map(|&k| 0..k).multi_cartesian_product().collect())
+}
+
+fn step_from<'t>(
+    p: &mut Prover<'t>,
+    hyp: &[Expr],
+    at: &[Expr],
+    conts: Vec<im::Vector<Item<'t>>>,
+    end: &End,
+) -> Res<()> {
     let (mut st, scope) = fresh_state(p, Kind::Head);
     let h = st.eval_all(hyp);
     st.pc.push_back(h);
-    let conts = seg.step.iter().map(|b| b.iter().map(Item::S).collect()).collect();
+    for a in at {
+        let b = st.eval_bool(a);
+        st.pc.push_back(b);
+    }
     p.run(Cfg::new(conts, st), Acc::new(), scope, end).map(|_| ())
+}
+
+/// `a@file:line:col (observation)` for a copy with one point; with several, every
+/// point with where its segment goes (`→ 1|2`, and `stays` where it can repeat the
+/// same observation).
+fn point_text(tuple: &Tuple, copy: &str, g: &CopyGraph) -> String {
+    if g.points.len() == 1 {
+        return format!("{copy}@{}:{} (observation)", tuple.file, g.points[0]);
+    }
+    let points = g
+        .points
+        .iter()
+        .enumerate()
+        .map(|(k, at)| {
+            let next = g.next[k].iter().map(usize::to_string).join("|");
+            let stays = if g.stutters[k] { ", stays" } else { "" };
+            format!("{}: {at} → {next}{stays}", k + 1)
+        })
+        .join("; ");
+    let first = g.first_next.iter().map(usize::to_string).join("|");
+    format!("{copy}@{} (observation points {points}; first {first})", tuple.file)
+}
+
+/// One more loop point per combination of points (when some copy has several): which
+/// copies move where, which can stay, and the invariant there (the point variables
+/// replaced by that combination's points, conjuncts that become true left out).
+fn per_combination(tuple: &Tuple, seg: &Segments, invariant: &[Expr]) -> Vec<LoopPointProof> {
+    if seg.at.iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    let Some(combos) = combinations(seg) else { return Vec::new() };
+    let mut out = Vec::new();
+    for combo in combos {
+        let value = |v: VarId| {
+            seg.at.iter().zip(&combo).find(|(a, _)| **a == Some(v)).map(|(_, &k)| Expr::int(k + 1))
+        };
+        let here: Vec<Expr> = invariant
+            .iter()
+            .map(|a| fold(&super::temporal_mine::substitute(a, &value)))
+            .filter(|a| a.kind != ExprKind::Bool(true))
+            .collect();
+        // A combination the invariant excludes is never reached.
+        if here.iter().any(|a| a.kind == ExprKind::Bool(false)) {
+            continue;
+        }
+        let loops = tuple
+            .copies
+            .iter()
+            .zip(&seg.graphs)
+            .zip(&combo)
+            .map(|((c, g), &k)| {
+                let next = g.next[k].iter().map(usize::to_string).join("|");
+                let moves =
+                    if next.is_empty() { "ends".to_string() } else { format!("moves to {next}") };
+                let stays = if g.stutters[k] { " or stays" } else { "" };
+                let who = if c.quantifier == Quantifier::Exists { "∃ choice: " } else { "" };
+                format!(
+                    "{}@{}:{} (observation {}; {who}{moves}{stays})",
+                    c.name,
+                    tuple.file,
+                    g.points[k],
+                    k + 1
+                )
+            })
+            .collect();
+        out.push(LoopPointProof {
+            loops,
+            counts: vec![1; tuple.copies.len()],
+            invariant: invariant_text(tuple, &here),
+            candidates_tried: 0,
+        });
+    }
+    out
+}
+
+/// `e` with comparisons of literals and Boolean connectives over literals evaluated
+/// (for showing the invariant at one combination of points).
+fn fold(e: &Expr) -> Expr {
+    let lit = |x: &Expr| match &x.kind {
+        ExprKind::Bool(b) => Some(*b),
+        _ => None,
+    };
+    match &e.kind {
+        ExprKind::Unary(UnOp::Not, a) => {
+            let a = fold(a);
+            match lit(&a) {
+                Some(v) => Expr::bool(!v),
+                None => Expr::negate(a),
+            }
+        }
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (fold(a), fold(b));
+            let both_ints = match (&a.kind, &b.kind) {
+                (ExprKind::Int(x), ExprKind::Int(y)) => Some((x.clone(), y.clone())),
+                _ => None,
+            };
+            let folded = match (op, both_ints, lit(&a), lit(&b)) {
+                (BinOp::Eq, Some((x, y)), ..) => Some(x == y),
+                (BinOp::Ne, Some((x, y)), ..) => Some(x != y),
+                (BinOp::And, _, Some(false), _) | (BinOp::And, _, _, Some(false)) => Some(false),
+                (BinOp::And, _, Some(true), _) => return b,
+                (BinOp::And, _, _, Some(true)) => return a,
+                (BinOp::Or, _, Some(true), _) | (BinOp::Or, _, _, Some(true)) => Some(true),
+                (BinOp::Or, _, Some(false), _) => return b,
+                (BinOp::Or, _, _, Some(false)) => return a,
+                (BinOp::Implies, _, Some(false), _) | (BinOp::Implies, _, _, Some(true)) => {
+                    Some(true)
+                }
+                (BinOp::Implies, _, Some(true), _) => return b,
+                _ => None,
+            };
+            match folded {
+                Some(v) => Expr::bool(v),
+                None => Expr::binary(*op, a, b),
+            }
+        }
+        _ => e.clone(),
+    }
 }

@@ -74,6 +74,77 @@ pub(super) fn candidates(tuple: &Tuple, seg: &Segments) -> (Vec<Expr>, usize) {
     (out, required)
 }
 
+/// Candidates for the lagged proof (`temporal.rs`, "Looking ahead"), where the ∃
+/// copies are one observation behind the ∀ copies and `prev` maps each ∀ variable to
+/// its ghost at the ∃ copies' observation: φ over the ghosts (required), φ with the ∃
+/// copies one step further (what the ∃ side must have prepared for the ∀ copies'
+/// current values), ghosts equal to the ∃ copies' variables of the same name, then
+/// the lockstep candidates.
+pub(super) fn lag_candidates(
+    tuple: &Tuple,
+    seg: &Segments,
+    prev: &HashMap<VarId, VarId>,
+) -> (Vec<Expr>, usize) {
+    let mut out: Vec<Expr> = Vec::new();
+    let push = |e: Expr, out: &mut Vec<Expr>| {
+        if e.kind != ExprKind::Bool(true) && !out.contains(&e) {
+            out.push(e);
+        }
+    };
+    let ghost = |v: VarId| prev.get(&v).map(|g| Expr::var(*g, tuple.var(v).ty.clone()));
+    let phi: Vec<Expr> = tuple.post.conjuncts().into_iter().cloned().collect();
+    for c in &phi {
+        push(substitute(c, &ghost), &mut out);
+    }
+    let required = out.len();
+    for h in &tuple.hints.invariants {
+        push(h.clone(), &mut out);
+    }
+    if tuple.hints.only_hints {
+        return (out, required);
+    }
+    let exists_steps: Option<Vec<Vec<Path>>> = seg
+        .step
+        .iter()
+        .zip(&tuple.copies)
+        .filter(|(_, c)| c.quantifier == Quantifier::Exists)
+        .map(|(b, _)| paths(b))
+        .collect();
+    if let Some(steps) = exists_steps {
+        if let Some(ways) = joint(&steps.iter().collect::<Vec<_>>()) {
+            for w in &ways {
+                for c in &phi {
+                    if let Some(later) = w.value(c) {
+                        push(later, &mut out);
+                    }
+                }
+            }
+        }
+    }
+    let mut ghosts: Vec<(VarId, VarId)> = prev.iter().map(|(v, g)| (*v, *g)).collect();
+    ghosts.sort_by_key(|(v, _)| v.0);
+    for (v, g) in ghosts {
+        let tv = tuple.var(v);
+        for (_, c) in tuple.exists_copies() {
+            for &w in &c.vars {
+                let tw = tuple.var(w);
+                if tw.name == tv.name && tw.ty == tv.ty && tv.ty.is_scalar() {
+                    let var = |x: VarId| Expr::var(x, tv.ty.clone());
+                    push(Expr::eq(var(g), var(w)), &mut out);
+                }
+            }
+        }
+    }
+    for c in tuple.pre.conjuncts() {
+        push(c.clone(), &mut out);
+    }
+    let (lockstep, _) = candidates(tuple, seg);
+    for e in lockstep {
+        push(e, &mut out);
+    }
+    (out, required)
+}
+
 /// One way through a loop-free block.
 #[derive(Clone, Default)]
 struct Path {

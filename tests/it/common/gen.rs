@@ -669,3 +669,63 @@ pub fn deep_loop_tuples() -> BoxedStrategy<Tuple> {
         .prop_map(move |(f, e, pre, post)| build(&types, vec![f, e], &[0, 1], 1, pre, post))
         .boxed()
 }
+
+/// A random reactive program over `x`, `y` (bv2) that observes in branches, several
+/// times per iteration, or in a `while (*)` loop (the ∃ side can then repeat an
+/// observation), as `.fe` text for the temporal oracle. Every loop iteration observes,
+/// so a brute force enumerating runs up to a number of observations ends.
+pub fn observing_program(rng: &mut impl rand::Rng, name: &str) -> String {
+    fn silent(rng: &mut impl rand::Rng, out: &mut String) {
+        for _ in 0..rng.gen_range(0..=2) {
+            out.push_str(match rng.gen_range(0..5) {
+                0 => "x = *; ",
+                1 => "y = y + x; ",
+                2 => "y = y + #b01; ",
+                3 => "x = y; ",
+                _ => "assume x != #b11; ",
+            });
+        }
+    }
+    fn observing(rng: &mut impl rand::Rng, out: &mut String) {
+        match rng.gen_range(0..5) {
+            0 => {
+                out.push_str("if (*) { ");
+                silent(rng, out);
+                out.push_str("observe; } else { ");
+                silent(rng, out);
+                out.push_str("observe; ");
+                silent(rng, out);
+                out.push_str("observe; } ");
+            }
+            1 => {
+                out.push_str("if (x == y) { observe; } else { ");
+                silent(rng, out);
+                out.push_str("observe; } ");
+            }
+            2 => {
+                out.push_str("while (*) { observe; ");
+                silent(rng, out);
+                out.push_str("} ");
+                silent(rng, out);
+                out.push_str("observe; ");
+            }
+            3 => {
+                out.push_str("observe; ");
+                silent(rng, out);
+                out.push_str("observe; ");
+            }
+            _ => out.push_str("observe; "),
+        }
+    }
+    let mut body = String::new();
+    silent(rng, &mut body);
+    let mut iteration = String::new();
+    silent(rng, &mut iteration);
+    observing(rng, &mut iteration);
+    silent(rng, &mut iteration);
+    if rng.gen_bool(0.7) {
+        format!("program {name} {{ bv2 x, y; y = #b00; {body}repeat {{ {iteration}}} }}")
+    } else {
+        format!("program {name} {{ bv2 x, y; y = #b00; {body}{iteration}{iteration}}}")
+    }
+}

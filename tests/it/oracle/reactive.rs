@@ -270,3 +270,42 @@ fn the_temporal_prover_verifies_nothing_brute_force_refutes() {
     // The seed is fixed: some tuples are proved, so the assertion above is exercised.
     assert!(verified > 0, "{verified} verified");
 }
+
+/// The temporal prover on programs that observe in branches, several times per
+/// iteration or in `while (*)` loops (`common::gen::observing_program`; issue 23):
+/// whatever it verifies has no failing prefix the brute force enumerates.
+#[test]
+fn the_temporal_prover_verifies_nothing_brute_force_refutes_with_observations_anywhere() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let (mut verified, mut other) = (0, 0);
+    for case in 0..40 {
+        let p = crate::common::gen::observing_program(&mut rng, "p");
+        let q = if rng.gen_bool(0.5) {
+            p.replacen("program p", "program q", 1)
+        } else {
+            crate::common::gen::observing_program(&mut rng, "q")
+        };
+        let phi = if rng.gen_bool(0.5) { "a.y == c.y" } else { "a.y != c.y || a.x == c.x" };
+        let src = format!(
+            "{p}\n{q}\ntuple t {{ forall a: p; exists c: q; pre a.x == c.x; always {phi}; }}"
+        );
+        let m = load_source("t.fe", src.as_bytes(), InputFormat::Fe)
+            .unwrap_or_else(|d| panic!("{src}\n{:?}", d.messages));
+        let t = &m.tuples[0];
+        let cancel = Cancel::new().with_timeout(Duration::from_secs(5));
+        match forex::prove::prove(t, &Default::default(), &cancel).verdict {
+            Verdict::Verified { .. } => {
+                verified += 1;
+                assert_eq!(
+                    first_failure(t, BOUND + 1),
+                    None,
+                    "case {case}: prover verified\n{src}"
+                );
+            }
+            Verdict::Violated { .. } => panic!("case {case}: the prover never says violated"),
+            Verdict::Unknown { .. } => other += 1,
+        }
+    }
+    eprintln!("{verified} verified, {other} unknown of 40");
+    assert!(verified > 0, "{verified} verified");
+}

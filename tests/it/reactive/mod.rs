@@ -2,6 +2,7 @@
 
 mod bounds;
 mod front;
+mod observation_points;
 mod prove;
 mod refute;
 mod report;
