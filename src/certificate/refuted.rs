@@ -100,11 +100,11 @@ fn no_exists_run(tuple: &Tuple, env: &Env) -> Result<Bool, String> {
     let cancel = Cancel::new();
     let mut bound = 1;
     loop {
-        let solver = crate::smt::session::solver();
+        let Some(solver) = crate::smt::incremental::IncrementalSolver::new() else {
+            return Err("no SMT solver could be made".to_string());
+        };
         // No resources: every feasibility check answers unknown, so no branch is pruned.
-        let mut params = z3::Params::new();
-        params.set_u32("rlimit", 1);
-        solver.set_params(&params);
+        solver.set_rlimit(1);
         let limits = crate::refute::RefuteOptions::default().limits();
         let mut ctx = Ctx::new(&solver, &cancel, bound, limits);
         let mut cut = None;

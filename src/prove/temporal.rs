@@ -653,6 +653,8 @@ fn per_combination(tuple: &Tuple, seg: &Segments, invariant: &[Expr]) -> Vec<Loo
             counts: vec![1; tuple.copies.len()],
             invariant: invariant_text(tuple, &here),
             candidates_tried: 0,
+            alignment: None,
+            leftover_of: None,
         });
     }
     out
