@@ -18,7 +18,7 @@ use super::query::{all_constants, free_constants, Class};
 use super::session::Sat;
 use crate::cancel::Cancel;
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::marker::PhantomData;
 use std::time::Duration;
 use z3::ast::{Ast, Bool, Dynamic};
@@ -161,6 +161,23 @@ pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynami
     if !fresh {
         return;
     }
+    let step = LOG.with(|l| l.borrow().as_ref().map(|log| log.step.clone()).unwrap_or_default());
+    // Z3 prints shared subterms once per occurrence: a branch chain's merged state is a
+    // small DAG whose text is exponential (and printing cannot be interrupted). Such an
+    // obligation is listed with a script that asks nothing, so a certificate of the
+    // proof is at most partly certified, never complete without it.
+    if expanded_size(&phi, MAX_PRINTED_NODES) > MAX_PRINTED_NODES {
+        let script = format!(
+            "; forex obligation: {step}\n; expected: unsat\n; not written: more than \
+             {MAX_PRINTED_NODES} nodes once shared subterms are expanded\n(set-logic ALL)\n(exit)\n"
+        );
+        LOG.with(|l| {
+            if let Some(log) = l.borrow_mut().as_mut() {
+                log.items.push(Recorded { step, script, strategy: Vec::new(), quantified: true });
+            }
+        });
+        return;
+    }
     let (mut consts, quantified) = free_constants(&phi);
     if quantified {
         let inside = all_constants(&phi);
@@ -180,13 +197,44 @@ pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynami
             Class::B => inner.push(c),
         }
     }
-    let step = LOG.with(|l| l.borrow().as_ref().map(|log| log.step.clone()).unwrap_or_default());
     let recorded = script(&step, &phi, &outer, &params, &inner, quantified);
     LOG.with(|l| {
         if let Some(log) = l.borrow_mut().as_mut() {
             log.items.push(recorded);
         }
     });
+}
+
+/// Largest obligation (counted with its shared subterms expanded) written as a script.
+const MAX_PRINTED_NODES: u64 = 200_000;
+
+/// The number of nodes of `t` with shared subterms counted once per occurrence (what its
+/// printed text grows with), saturating just above `cap`. A memoised DAG walk.
+fn expanded_size(t: &Bool, cap: u64) -> u64 {
+    let mut size: HashMap<Dynamic, u64> = HashMap::new();
+    let mut stack: Vec<(Dynamic, bool)> = vec![(Dynamic::from_ast(t), false)];
+    while let Some((d, children_done)) = stack.pop() {
+        if size.contains_key(&d) {
+            continue;
+        }
+        let children = if d.is_app() { d.children() } else { Vec::new() };
+        if children_done {
+            let total = children
+                .iter()
+                .map(|c| size.get(c).copied().unwrap_or(1))
+                .fold(1u64, |a, b| a.saturating_add(b))
+                .min(cap + 1);
+            size.insert(d, total);
+        } else {
+            stack.push((d.clone(), true));
+            for c in children {
+                if !size.contains_key(&c) {
+                    stack.push((c, false));
+                }
+            }
+        }
+    }
+    size.get(&Dynamic::from_ast(t)).copied().unwrap_or(1)
 }
 
 /// Whether a nullary application is a constant to declare: not an empty application of

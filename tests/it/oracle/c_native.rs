@@ -19,12 +19,10 @@ use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-
 /// The one call of the C front end.
 fn load_c(name: &str, source: &str) -> Module {
-    load_source(name, source.as_bytes(), InputFormat::C).unwrap_or_else(|d| {
-        panic!("{name} is rejected:\n{}\n{source}", d.render(DiagStyle::Short))
-    })
+    load_source(name, source.as_bytes(), InputFormat::C)
+        .unwrap_or_else(|d| panic!("{name} is rejected:\n{}\n{source}", d.render(DiagStyle::Short)))
 }
 
 fn compiler() -> Option<String> {
