@@ -16,7 +16,12 @@ fn tuple(src: &str) -> Tuple {
 }
 
 fn verdict(src: &str) -> Verdict {
-    let cancel = Cancel::new().with_timeout(Duration::from_secs(120));
+    verdict_within(src, 120)
+}
+
+/// The prover's verdict within `secs` seconds (a timeout is `unknown`, never `verified`).
+fn verdict_within(src: &str, secs: u64) -> Verdict {
+    let cancel = Cancel::new().with_timeout(Duration::from_secs(secs));
     prove(&tuple(src), &ProveOptions::default(), &cancel).verdict
 }
 
@@ -67,7 +72,9 @@ fn public_and_secret_loops_interleaved_are_proved() {
 #[test]
 fn the_leaking_twin_is_not_verified() {
     for secret_loops in [false, true] {
-        match verdict(&gni(8, secret_loops, false)) {
+        // Never verified; giving up or running out of time are both `unknown`, so a
+        // short limit keeps the suite fast without weakening the check.
+        match verdict_within(&gni(8, secret_loops, false), 15) {
             Verdict::Unknown { .. } => {}
             v => panic!("expected unknown, got {v:?}"),
         }
