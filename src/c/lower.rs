@@ -280,7 +280,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             return Err(self.diags);
         }
         let mut next = 0;
-        renumber(&mut out, &mut next);
+        ir::renumber_loops(&mut out, &mut next);
         if too_deep(&out).is_some() {
             return Err(vec![Diagnostic::new(
                 format!(
@@ -1585,35 +1585,6 @@ fn truncating(div: bool, a: Expr, b: Expr) -> Expr {
     }
 }
 
-/// Loops numbered in source order from 0.
-fn renumber(b: &mut [Stmt], next: &mut u32) {
-    for s in b {
-        match s {
-            Stmt::While { id, body, .. } => {
-                *id = LoopId(*next);
-                *next += 1;
-                renumber(body, next);
-            }
-            Stmt::If { then_branch, else_branch, .. }
-            | Stmt::IfStar { then_branch, else_branch, .. } => {
-                renumber(then_branch, next);
-                renumber(else_branch, next);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn expr_depth(e: &Expr) -> usize {
-    1 + match &e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => expr_depth(a),
-        ExprKind::Quant { body, .. } => expr_depth(body),
-        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => expr_depth(a).max(expr_depth(b)),
-        ExprKind::Ite(c, a, b) => expr_depth(c).max(expr_depth(a)).max(expr_depth(b)),
-        _ => 0,
-    }
-}
-
 /// Whether a lowered body exceeds `ir::MAX_DEPTH` (statements or expressions).
 fn too_deep(b: &[Stmt]) -> Option<()> {
     fn go(b: &[Stmt], d: usize) -> bool {
@@ -1621,13 +1592,13 @@ fn too_deep(b: &[Stmt]) -> Option<()> {
             return true;
         }
         b.iter().any(|s| match s {
-            Stmt::Assign { value, .. } => d + expr_depth(value) > ir::MAX_DEPTH,
+            Stmt::Assign { value, .. } => d + ir::expr_depth(value) > ir::MAX_DEPTH,
             Stmt::Store { index, value, .. } => {
-                d + expr_depth(index).max(expr_depth(value)) > ir::MAX_DEPTH
+                d + ir::expr_depth(index).max(ir::expr_depth(value)) > ir::MAX_DEPTH
             }
-            Stmt::Assume { cond, .. } => d + expr_depth(cond) > ir::MAX_DEPTH,
+            Stmt::Assume { cond, .. } => d + ir::expr_depth(cond) > ir::MAX_DEPTH,
             Stmt::If { cond, then_branch, else_branch, .. } => {
-                d + expr_depth(cond) > ir::MAX_DEPTH
+                d + ir::expr_depth(cond) > ir::MAX_DEPTH
                     || go(then_branch, d + 1)
                     || go(else_branch, d + 1)
             }
@@ -1635,7 +1606,7 @@ fn too_deep(b: &[Stmt]) -> Option<()> {
                 go(then_branch, d + 1) || go(else_branch, d + 1)
             }
             Stmt::While { cond, body, .. } => {
-                d + expr_depth(cond) > ir::MAX_DEPTH || go(body, d + 1)
+                d + ir::expr_depth(cond) > ir::MAX_DEPTH || go(body, d + 1)
             }
             _ => false,
         })

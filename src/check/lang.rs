@@ -63,15 +63,7 @@ pub fn substitute(e: &Expr, args: &[Expr]) -> Expr {
     Expr { kind, ty: e.ty.clone() }
 }
 
-pub fn expr_depth(e: &Expr) -> usize {
-    1 + match &e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => expr_depth(a),
-        ExprKind::Quant { body, .. } => expr_depth(body),
-        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => expr_depth(a).max(expr_depth(b)),
-        ExprKind::Ite(c, a, b) => expr_depth(c).max(expr_depth(a)).max(expr_depth(b)),
-        _ => 0,
-    }
-}
+pub use crate::ir::expr_depth;
 
 /// Statement nesting depth of a block (expressions not counted).
 pub fn block_depth(b: &[Stmt]) -> usize {
@@ -88,25 +80,7 @@ pub fn block_depth(b: &[Stmt]) -> usize {
         .unwrap_or(0)
 }
 
-/// Numbers the loops of `block` in source order, a loop before the loops inside it
-/// (inlined function bodies bring loops whose numbers are the function's).
-pub fn renumber_loops(block: &mut [Stmt], next: &mut u32) {
-    for s in block {
-        match s {
-            Stmt::While { id, body, .. } => {
-                *id = ir::LoopId(*next);
-                *next += 1;
-                renumber_loops(body, next);
-            }
-            Stmt::If { then_branch, else_branch, .. }
-            | Stmt::IfStar { then_branch, else_branch, .. } => {
-                renumber_loops(then_branch, next);
-                renumber_loops(else_branch, next);
-            }
-            _ => {}
-        }
-    }
-}
+pub use crate::ir::renumber_loops;
 
 /// `b`'s body renamed by `+offset`.
 pub fn shift(body: &[Stmt], offset: u32) -> Vec<Stmt> {
