@@ -332,6 +332,25 @@ impl Expr {
         out
     }
     /// Calls `f` on every variable occurrence.
+    /// Whether a quantifier occurs anywhere in the expression.
+    pub fn has_quantifier(&self) -> bool {
+        match &self.kind {
+            ExprKind::Quant { .. } => true,
+            ExprKind::Var(_)
+            | ExprKind::Bound(_)
+            | ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Bv(_)
+            | ExprKind::Str(_) => false,
+            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => a.has_quantifier(),
+            ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
+                a.has_quantifier() || b.has_quantifier()
+            }
+            ExprKind::Ite(c, a, b) => {
+                c.has_quantifier() || a.has_quantifier() || b.has_quantifier()
+            }
+        }
+    }
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match &self.kind {
             ExprKind::Var(v) => f(*v),

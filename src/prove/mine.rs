@@ -11,7 +11,8 @@
 //! of one body stepped in proportion (`o - old(o) == 2 * (i - old(i))`) and a counter's
 //! exit bound (`i <= n || i == old(i)`, which with the guard false gives
 //! `i == max(n, old(i))`), so that copies whose loops run different numbers of times can
-//! be related after their loops (self-composition).
+//! be related after their loops (self-composition). Counters stepped by c, |c| >= 2,
+//! keep their distance from the entry a multiple of c (`(i - old(i)) % 2 == 0`).
 
 use super::loops::Aligned;
 use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, VarId};
@@ -133,6 +134,20 @@ pub fn atoms(
                     push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
                 }
             }
+        }
+    }
+    // A counter stepped by c (|c| >= 2) keeps its distance from the loop's entry a
+    // multiple of c: with an even bound, `i < n` then gives `i + 1 < n` too, which a
+    // copy whose loop does two iterations per step of the other's needs (`i += 2` against
+    // `i++` run 1:2).
+    for al in align {
+        for (x, c) in counters(tuple, al.body()) {
+            if c.abs() < 2 {
+                continue;
+            }
+            let moved = Expr::binary(BinOp::Sub, var_expr(x), Expr::var(ghost(x), Type::Int));
+            let rem = Expr::binary(BinOp::Mod, moved, Expr::int(c.abs()));
+            push(Expr::eq(rem, Expr::int(0)), &mut out);
         }
     }
     for al in align {

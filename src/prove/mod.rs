@@ -16,7 +16,7 @@ mod temporal;
 mod temporal_mine;
 
 use crate::cancel::Cancel;
-use crate::ir::Tuple;
+use crate::ir::{BinOp, Expr, Tuple};
 use crate::verdict::{Engine, Outcome, Proof, Stats, UnknownReason, Verdict};
 use genpp::{Cfg, End, Fail, FailKind, Item, Prover};
 use state::{Acc, Kind, Scope, SymState};
@@ -51,6 +51,41 @@ pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
 }
 
 fn prove_unrecorded(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
+    if let Some(outcome) = prove_without_axioms(tuple, opts, cancel) {
+        return outcome;
+    }
+    prove_with_pre(tuple, opts, cancel)
+}
+
+/// Quantified conjuncts of `pre` (axioms about library functions, `forall x :: mix(x) >=
+/// x`) turn every obligation on the path into a quantified query, which Z3 often
+/// answers `unknown` or not at all, even when the proof never uses the axiom. So a tuple
+/// whose `pre` has them is first proved without them, in half its time: weakening `pre`
+/// is sound (the tuple quantifies over every initial state satisfying `pre`, ∃ copies'
+/// included, so a proof for more initial states covers fewer). Only a proof counts;
+/// any other outcome gives way to the attempt with the whole `pre`.
+fn prove_without_axioms(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Option<Outcome> {
+    let conjuncts = tuple.pre.conjuncts();
+    if !conjuncts.iter().any(|c| c.has_quantifier()) || tuple.is_reactive() {
+        return None;
+    }
+    let kept: Vec<Expr> = conjuncts.into_iter().filter(|c| !c.has_quantifier()).cloned().collect();
+    let mut weaker = tuple.clone();
+    weaker.pre =
+        kept.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b)).unwrap_or(Expr::bool(true));
+    let half = cancel.remaining().unwrap_or(AXIOM_FREE_SLICE * 2) / 2;
+    let outcome = prove_with_pre(&weaker, opts, &cancel.with_timeout(half.min(AXIOM_FREE_SLICE)));
+    if matches!(outcome.verdict, Verdict::Verified { .. }) {
+        return Some(outcome);
+    }
+    crate::smt::record::clear();
+    None
+}
+
+/// The longest first attempt without `pre`'s quantified conjuncts.
+const AXIOM_FREE_SLICE: std::time::Duration = std::time::Duration::from_secs(30);
+
+fn prove_with_pre(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "prove");
     if tuple.is_reactive() {

@@ -114,6 +114,29 @@ fn samples_decide_as_their_first_line_says() {
     if let Some(p) = sample("pad_gni.c") {
         assert_eq!(verdicts(&p), ["verified"]);
     }
+    // Loops run 1:2 (a counter stepped by 2 stays even) under a quantified axiom.
+    if let Some(p) = sample("double_loop_refines.c") {
+        assert_eq!(verdicts(&p), ["verified"]);
+    }
+}
+
+/// The prover first drops `pre`'s quantified conjuncts (examples/c/unrolled_scan.c does
+/// not need its axiom); where the proof needs the axiom, the second attempt has it, and
+/// without the axiom the tuple is violated.
+#[test]
+fn quantified_assumptions_are_kept_when_the_proof_needs_them() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/unrolled_scan.c");
+    let text = std::fs::read_to_string(example).unwrap();
+    let needs_axiom = text.replace(" * post: ", " * post: scan_unrolled.total >= 0 && ");
+    assert_ne!(needs_axiom, text);
+    let dir = tempfile::tempdir().unwrap();
+    let with = dir.path().join("with_axiom.c");
+    std::fs::write(&with, &needs_axiom).unwrap();
+    assert_eq!(verdicts(&with), ["verified"]);
+    let without = dir.path().join("without_axiom.c");
+    let dropped = needs_axiom.replace("(forall r: int :: weigh(r) >= 0)", "true");
+    std::fs::write(&without, dropped).unwrap();
+    assert_eq!(verdicts(&without), ["violated"]);
 }
 
 #[test]
