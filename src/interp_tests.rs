@@ -296,6 +296,7 @@ fn a_copy_observes_only_its_own_variables() {
         kind: crate::ir::PropertyKind::Always,
         observations: None,
         hints: Default::default(),
+        c_view: None,
     };
     t.add_copy("a", &p, Quantifier::Forall);
     t.add_copy("b", &p, Quantifier::Forall);

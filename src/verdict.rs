@@ -233,6 +233,10 @@ pub struct Counterexample {
     /// For temporal (`always`) tuples: the observation prefix that fails.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observations: Option<ObservationTrace>,
+    /// For a C tuple: per copy, the variables the C source names and their C types
+    /// (`ir::c::CView`); reports show only these, in decimal as C prints them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub c_types: Option<BTreeMap<String, BTreeMap<String, String>>>,
 }
 
 /// The observations of a temporal counterexample: the ∀ copies' observed states at

@@ -127,6 +127,7 @@ mod tests {
             kind: Default::default(),
             observations: None,
             hints: Default::default(),
+            c_view: None,
         }
     }
 

@@ -91,6 +91,11 @@ fn run_one(tuple: &Tuple, cancel: &Cancel, decide: &Decider) -> Outcome {
         });
     // The report's time is the tuple's wall-clock time, whatever the engines count.
     outcome.time = start.elapsed();
+    if let (Verdict::Violated { counterexample }, Some(view)) =
+        (&mut outcome.verdict, &tuple.c_view)
+    {
+        counterexample.c_types = Some(view.copies.clone());
+    }
     outcome
 }
 
@@ -222,6 +227,15 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     if std::env::var_os("FOREX_DEBUG_COST").is_some() {
         for (cost, i) in &order {
             eprintln!("cost {cost} {}", todo[*i].as_ref().map_or("", |(_, t, _)| t.name.as_str()));
+        }
+    }
+    let mut notes: Vec<String> = Vec::new();
+    for (file, tuple, _) in todo.iter().flatten() {
+        if let Some(view) = &tuple.c_view {
+            let note = format!("{file}: {}", view.model.describe());
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
         }
     }
     let mut queue: VecDeque<usize> = order.into_iter().map(|(_, i)| i).collect();
@@ -366,6 +380,7 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     let not_run =
         todo.iter().flatten().map(|(file, tuple, _)| format!("{file}: {}", tuple.name)).collect();
     Report {
+        notes,
         results: results.into_iter().flatten().collect(),
         not_run,
         stopped: stopped.map(|(s, _)| s),
@@ -392,6 +407,7 @@ mod tests {
             kind: Default::default(),
             observations: None,
             hints: Hints::default(),
+            c_view: None,
         })
     }
 
@@ -434,6 +450,7 @@ mod tests {
                     copies: vec![],
                     explanation: "x".into(),
                     violated_conjunct: None,
+                    c_types: None,
                     observations: None,
                 };
                 outcome(Verdict::Violated { counterexample })

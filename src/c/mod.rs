@@ -11,6 +11,7 @@ pub mod ast;
 pub mod lower;
 pub mod parse;
 pub mod types;
+pub mod view;
 
 use crate::diag::{Diagnostic, LineIndex};
 use crate::ir::c::{CFunction, CInfo, CLibrary, CParam, CScalar, CType, IntModel, LibraryModel};
@@ -289,6 +290,7 @@ fn tuple(
         kind: ir::PropertyKind::Post,
         observations: None,
         hints: Hints::default(),
+        c_view: None,
     };
     let ordered = t.copies.iter().filter(|c| !c.2).chain(t.copies.iter().filter(|c| c.2));
     let mut infos: Vec<Lowered> = Vec::new();
@@ -333,6 +335,7 @@ fn tuple(
     if !errs.is_empty() {
         return Err(errs);
     }
+    tu.c_view = Some(std::sync::Arc::new(view::view_of(t, cx)));
     let mut lw = Lowerer::new(cx, Quantifier::Forall);
     let mut env = FormulaEnv { vars: HashMap::new(), ret: None, next_bound: 0 };
     let formulas =

@@ -519,6 +519,7 @@ impl Checker<'_> {
             },
             observations: t.observations.as_ref().map(|o| o.0),
             hints: Hints::default(),
+            c_view: None,
         };
         let mut copies: HashMap<String, usize> = HashMap::new();
         let mut spans: HashMap<String, Span> = HashMap::new();

@@ -253,6 +253,12 @@ impl<'t> Executor<'t> {
                 CopyRun::from_states(tuple, i, &test.input, choices, &state)
             })
             .collect();
-        Ok(Counterexample { copies, explanation, violated_conjunct: conjunct, observations: None })
+        Ok(Counterexample {
+            copies,
+            explanation,
+            violated_conjunct: conjunct,
+            observations: None,
+            c_types: None,
+        })
     }
 }

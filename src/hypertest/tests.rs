@@ -47,6 +47,7 @@ fn tuple(
         kind: Default::default(),
         observations: None,
         hints: Default::default(),
+        c_view: None,
     };
     t.add_copy("a", p, Quantifier::Forall);
     t.add_copy("b", p, Quantifier::Forall);

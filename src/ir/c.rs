@@ -17,6 +17,20 @@ pub enum IntModel {
     Machine,
 }
 
+impl IntModel {
+    /// What the model means, for reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            IntModel::Math => "C integers read as mathematical integers (--int-model math)",
+            IntModel::Machine => {
+                "C integers read as LP64 machine integers: two's complement, unsigned \
+                 arithmetic wraps, signed overflow wraps as with gcc -fwrapv (--int-model \
+                 machine)"
+            }
+        }
+    }
+}
+
 /// A C scalar type of the subset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CScalar {
@@ -44,6 +58,24 @@ impl CScalar {
     }
     pub fn is_signed(self) -> bool {
         matches!(self, CScalar::Char | CScalar::Short | CScalar::Int | CScalar::Long)
+    }
+    /// The scalar a C type name (as `c_name` spells it) starts with: `int` for `int`,
+    /// `int[]` and `int(int)`.
+    pub fn from_c_name(name: &str) -> Option<CScalar> {
+        let base = name.split(['[', '(']).next().unwrap_or(name).trim();
+        [
+            CScalar::Bool,
+            CScalar::Char,
+            CScalar::UChar,
+            CScalar::Short,
+            CScalar::UShort,
+            CScalar::Int,
+            CScalar::UInt,
+            CScalar::Long,
+            CScalar::ULong,
+        ]
+        .into_iter()
+        .find(|s| s.c_name() == base)
     }
     /// The type as C spells it.
     pub fn c_name(self) -> &'static str {
@@ -129,4 +161,16 @@ impl CInfo {
     pub fn function(&self, name: &str) -> Option<&CFunction> {
         self.functions.iter().find(|f| f.name == name)
     }
+}
+
+/// How a C tuple's counterexamples are shown: per copy, the variables the C source names
+/// (parameters, locals, `ret`, library functions' tables) with their C types (`int`,
+/// `unsigned char[]`, `int(int)` for a table). Variables of forex's own (`$return`, the
+/// locals of inlined callees `f::x`) are not listed, so reports leave them out. The C
+/// front end fills it in; engines never read it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CView {
+    /// The integer model the tuple was read under (reports say which).
+    pub model: IntModel,
+    pub copies: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
 }

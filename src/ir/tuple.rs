@@ -93,6 +93,8 @@ pub struct Tuple {
     /// (refutation, testing) on `always` tuples; `None` deepens until the time limit.
     pub observations: Option<u32>,
     pub hints: Hints,
+    /// For a tuple read from C: how its counterexamples speak C (`CView`).
+    pub c_view: Option<std::sync::Arc<super::c::CView>>,
 }
 
 impl Tuple {

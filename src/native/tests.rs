@@ -60,6 +60,7 @@ fn cex(copies: Vec<CopyRun>) -> Counterexample {
         copies,
         explanation: String::new(),
         violated_conjunct: None,
+        c_types: None,
         observations: None,
     }
 }

@@ -228,6 +228,7 @@ fn counterexample(tuple: &Tuple, cand: &Candidate) -> Counterexample {
         copies,
         explanation,
         violated_conjunct: None,
+        c_types: None,
         observations: Some(ObservationTrace {
             failing_index: cand.n as u32,
             copies: observations,

@@ -190,6 +190,7 @@ fn build(
         copies,
         explanation: no_run_text(tuple, bound),
         violated_conjunct: None,
+        c_types: None,
         observations: None,
     };
     cex.violated_conjunct = name_violated_conjunct(tuple, &cex);

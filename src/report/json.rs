@@ -10,6 +10,8 @@ use serde::Serialize;
 struct JsonReport<'a> {
     results: Vec<JsonResult<'a>>,
     summary: Summary,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -96,6 +98,7 @@ pub fn render_json_checked(report: &Report, checks: &[Option<CrossCheck>]) -> St
     let mut json = JsonReport {
         results: report.results.iter().map(result).collect(),
         summary: Summary { counts: report.counts(), time_ms: millis(report.time) },
+        notes: &report.notes,
     };
     for (r, c) in json.results.iter_mut().zip(checks) {
         r.certificate = c.clone();
@@ -108,6 +111,7 @@ pub fn render_json(report: &Report) -> String {
     let json = JsonReport {
         results: report.results.iter().map(result).collect(),
         summary: Summary { counts: report.counts(), time_ms: millis(report.time) },
+        notes: &report.notes,
     };
     let mut s = serde_json::to_string_pretty(&json).expect("report values serialize");
     s.push('\n');

@@ -166,6 +166,9 @@ pub struct Report {
     pub stopped: Option<Stop>,
     /// Wall-clock time of the whole batch.
     pub time: Duration,
+    /// How the inputs were read where that is a choice, one line per file (a C file's
+    /// integer model).
+    pub notes: Vec<String>,
 }
 
 /// Counts per verdict.
@@ -273,10 +276,12 @@ pub(crate) mod tests {
             copies: vec![a, c],
             explanation: "no run of c ends with o == 51 <&> \"quoted\"".into(),
             violated_conjunct: Some("a.o == c.o".into()),
+            c_types: None,
             observations: None,
         };
         let at = |line| Some(Loc { line, col: 1 });
         Report {
+            notes: vec![],
             results: vec![
                 TupleResult {
                     file: "x.fe".into(),

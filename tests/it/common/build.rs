@@ -107,6 +107,7 @@ pub fn tuple(
         kind: Default::default(),
         observations: None,
         hints: Hints::default(),
+        c_view: None,
     };
     for (name, p, q) in copies {
         t.add_copy(name, p, *q);

@@ -498,6 +498,7 @@ fn build(
         kind: Default::default(),
         observations: None,
         hints: Hints::default(),
+        c_view: None,
     };
     for (c, p) in which.iter().enumerate() {
         let q = if c < nforall { Quantifier::Forall } else { Quantifier::Exists };

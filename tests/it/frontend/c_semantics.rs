@@ -165,3 +165,29 @@ fn batch_picks_up_c_files_and_warns_on_a_file_without_tuples() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A C counterexample speaks C: decimal values, only the variables the source names
+/// (no `$return`, no inlined callee's `f::x`), the violated conjunct without the
+/// lowering's conversions, and a note on the integer model; JSON has the C types.
+#[test]
+fn counterexamples_speak_c() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/pin_early_exit.c");
+    let out = Command::cargo_bin("forex").unwrap().arg("prove").arg(&example).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("violated conjunct: a.cost[0] == b.cost[0]"), "{text}");
+    assert!(!text.contains("#x") && !text.contains('$') && !text.contains("::"), "{text}");
+    assert!(text.contains("note: ") && text.contains("signed overflow wraps as with gcc -fwrapv"));
+    let out = Command::cargo_bin("forex")
+        .unwrap()
+        .args(["prove", "--format", "json"])
+        .arg(&example)
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let types = &json["results"][0]["counterexample"]["c_types"]["a"];
+    assert_eq!(types["i"], "int");
+    assert_eq!(types["cost"], "int[]");
+    assert_eq!(types["ret"], "_Bool");
+    assert!(json["notes"][0].as_str().unwrap().contains("--int-model machine"));
+}

@@ -175,6 +175,7 @@ fn agree(name: &str, source: &str, cases: u32, seed: u64) -> usize {
                 copies,
                 explanation: String::new(),
                 violated_conjunct: None,
+                c_types: None,
                 observations: None,
             };
             let opts = NativeOptions::default();
