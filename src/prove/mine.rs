@@ -136,13 +136,14 @@ pub fn atoms(
             }
         }
     }
-    // A counter stepped by c (|c| >= 2) keeps its distance from the loop's entry a
+    // A guard counter stepped by c (|c| >= 2) keeps its distance from the loop's entry a
     // multiple of c: with an even bound, `i < n` then gives `i + 1 < n` too, which a
     // copy whose loop does two iterations per step of the other's needs (`i += 2` against
     // `i++` run 1:2).
     for al in align {
+        let guarded = guard_vars(al);
         for (x, c) in counters(tuple, al.body()) {
-            if c.abs() < 2 {
+            if c.abs() < 2 || !guarded.contains(&x) {
                 continue;
             }
             let moved = Expr::binary(BinOp::Sub, var_expr(x), Expr::var(ghost(x), Type::Int));

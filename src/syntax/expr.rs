@@ -230,6 +230,15 @@ impl Builder<'_> {
         let (last, prefixes) = k.split_last().ok_or(Reported)?;
         let mut e = self.postfix(last)?;
         for pre in prefixes.iter().rev() {
+            if pre.as_str().starts_with("str.len") {
+                // The call `str.len(e)`, which the checker resolves (ForEx only).
+                let sp = pre.as_span().start()..e.span.end;
+                let name = Ident { name: "str.len".into(), span: span(pre) };
+                let depth = e.depth + 1;
+                let call = ExprKind::Call { name, args: vec![e] };
+                e = self.check_depth(Expr { kind: call, span: sp, depth })?;
+                continue;
+            }
             let op = match pre.as_str() {
                 "!" => UnOp::Not,
                 "-" => UnOp::Neg,

@@ -333,9 +333,9 @@ const OPERATOR_TOKENS: [&str; 26] = [
 ];
 
 /// Tokens that begin an expression (summarised as "an expression" in syntax errors).
-const EXPRESSION_START: [&str; 15] = [
-    "!", "\"", "#b", "#x", "(", "_", "bv.!", "exists", "false", "forall", "if", "str.", "true",
-    "~", "-",
+const EXPRESSION_START: [&str; 16] = [
+    "!", "\"", "#b", "#x", "(", "_", "bv.!", "exists", "false", "forall", "if", "str.", "str.len",
+    "true", "~", "-",
 ];
 
 fn join_or(items: &[String]) -> String {

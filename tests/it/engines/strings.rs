@@ -113,6 +113,23 @@ fn a_forex_file_with_strings_is_decided() {
     assert!(matches!(v, Verdict::Verified { .. }), "prove gave {v:?}");
 }
 
+/// ForEx's `str.len` is also a prefix operator: `(str.len s) > 8`, `str.len s + 1`.
+#[test]
+fn forex_str_len_is_a_prefix_operator() {
+    let prefix = FOREX
+        .replace("n = str.len(s);", "n = str.len s + 1;")
+        .replace("n_0 == n_1", "n_0 == n_1 && ((str.len s_0) > 8 => n_0 > 9)");
+    assert_ne!(prefix, FOREX);
+    let m = load(&prefix);
+    let v = forex::prove::prove(&m.tuples[0], &Default::default(), &cancel()).verdict;
+    assert!(matches!(v, Verdict::Verified { .. }), "prove gave {v:?}");
+    // The prefix binds tighter than `+`: `str.len s + 1` is one more than the length.
+    let wrong = prefix.replace("n_0 > 9", "n_0 > 10");
+    let m = load(&wrong);
+    let v = forex::prove::prove(&m.tuples[0], &Default::default(), &cancel()).verdict;
+    assert!(!matches!(v, Verdict::Verified { .. }), "prove gave {v:?}");
+}
+
 #[test]
 fn string_type_errors_are_diagnostics() {
     let src = "program p { string a; int n; n = a + 1; a = len(n); }";
