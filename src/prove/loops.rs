@@ -16,7 +16,7 @@
 use super::genpp::{Cfg, End, Fail, FailKind, Item, Prover, Res};
 use super::mine;
 use super::state::{Acc, Kind, Scope, SymState};
-use crate::ir::{Expr, Quantifier, Stmt, VarId};
+use crate::ir::{Expr, Quantifier, Stmt, Tuple, VarId};
 use crate::verdict::LoopPointProof;
 use itertools::Itertools;
 use z3::ast::Bool;
@@ -160,6 +160,12 @@ impl<'t> Prover<'t> {
             let uneven = s.len() <= 3;
             for counts in count_vectors(s.len(), bound) {
                 if uneven || counts.iter().all(|&c| c == 1) {
+                    plans.push((s.clone(), counts, false));
+                }
+            }
+            if let [i, j] = s.as_slice() {
+                let (a, b) = (waiting[*i], waiting[*j]);
+                if let Some(counts) = step_ratio(self.tuple, a.1, b.1, bound) {
                     plans.push((s.clone(), counts, false));
                 }
             }
@@ -767,6 +773,33 @@ const DROP_ONE_BUDGET: usize = 8;
 
 /// Iteration-count vectors with entries in 1..=bound, all-ones first, without common
 /// factors (counts (2,2) repeat (1,1)).
+/// The largest iteration count `step_ratio` proposes.
+const MAX_STEP_RATIO: u32 = 8;
+
+/// Counts beyond `bound` for two loops whose guard counters step by constants in ratio
+/// k (`i += 3` against `j++`: the second runs 3 times per iteration of the first), so
+/// that their copies move in proportion; `None` when the ratio is within `bound` (the
+/// count vectors have it) or not a whole number up to `MAX_STEP_RATIO`.
+fn step_ratio(tuple: &Tuple, a: &Stmt, b: &Stmt, bound: u32) -> Option<Vec<u32>> {
+    let guard_step = |s: &Stmt| {
+        let Stmt::While { cond, body, .. } = s else { return None };
+        let mut vars = Vec::new();
+        cond.for_each_var(&mut |v| vars.push(v));
+        super::mine::counters(tuple, body)
+            .into_iter()
+            .find(|(v, _)| vars.contains(v))
+            .map(|(_, c)| c.unsigned_abs())
+    };
+    let (sa, sb) = (guard_step(a)?, guard_step(b)?);
+    let (big, small) = (sa.max(sb), sa.min(sb));
+    if small == 0 || big % small != 0 {
+        return None;
+    }
+    let k = u32::try_from(big / small).ok().filter(|&k| k > bound && k <= MAX_STEP_RATIO)?;
+    // The loop with the larger step runs once per k iterations of the other.
+    Some(if sa > sb { vec![1, k] } else { vec![k, 1] })
+}
+
 fn count_vectors(n: usize, bound: u32) -> Vec<Vec<u32>> {
     let mut out: Vec<Vec<u32>> = (0..n)
         .map(|_| 1..=bound)

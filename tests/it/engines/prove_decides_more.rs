@@ -250,3 +250,41 @@ fn unknown_names_the_failed_candidate_and_explain_lists_the_attempts() {
     assert!(explained.contains("candidates tried ("), "{explained}");
     assert!(explained.contains("a@t.fe:5:3 ×1, b@t.fe:5:3 ×1: `"), "{explained}");
 }
+
+/// Guard counters stepped by 3 and by 1 under one bound: the loops align 3:1, beyond the
+/// default count bound of 2 (`loops::step_ratio`); with a bound that is not a multiple
+/// of 3 the tuple is invalid and must not be verified.
+const THIRDS: &str = "
+program fast {
+  int n, i, s;
+  i = 0; s = 0;
+  while (i < n) {
+    s = s + 3;
+    i = i + 3;
+  }
+}
+program slow {
+  int n, i, s;
+  i = 0; s = 0;
+  while (i < n) {
+    s = s + 1;
+    i = i + 1;
+  }
+}
+tuple thirds {
+  forall a: fast;
+  exists b: slow;
+  pre a.n == b.n && a.n >= 0 && a.n % 3 == 0;
+  post a.s == b.s;
+}
+";
+
+#[test]
+fn loops_stepping_in_ratio_three_align_three_to_one() {
+    let proof = verified(THIRDS, "thirds");
+    let counts: Vec<&Vec<u32>> = proof.loop_points.iter().map(|p| &p.counts).collect();
+    assert!(counts.iter().any(|c| c.contains(&3)), "{counts:?}");
+    let invalid = THIRDS.replace("a.n % 3 == 0", "a.n % 3 == 1");
+    assert_ne!(invalid, THIRDS);
+    assert!(!matches!(run(&invalid, "thirds", false), Verdict::Verified { .. }));
+}
