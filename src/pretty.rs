@@ -16,10 +16,15 @@ pub fn expr_with(e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
 /// A C tuple's formulas carry the lowering's conversions (`int(#x00000000)`, sign
 /// tests of literals); their closed parts are folded to the values they denote.
 pub fn tuple_expr(tuple: &Tuple, e: &Expr) -> String {
+    tuple_expr_with(tuple, e, &|v| tuple.var_display(v))
+}
+
+/// [`tuple_expr`] with variables named by `name` (e.g. `old(…)` ghosts).
+pub fn tuple_expr_with(tuple: &Tuple, e: &Expr, name: &dyn Fn(VarId) -> String) -> String {
     if tuple.c_view.is_some() {
-        return expr_with(&fold_closed(e), &|v| tuple.var_display(v));
+        return expr_with(&fold_closed(e), name);
     }
-    expr_with(e, &|v| tuple.var_display(v))
+    expr_with(e, name)
 }
 
 /// `e` with every variable-free, quantifier-free scalar subexpression replaced by its

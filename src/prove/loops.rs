@@ -597,7 +597,7 @@ impl<'t> Prover<'t> {
                     format!("old({})", self.tuple.var_display(VarId(v.0 % n)))
                 }
             };
-            atoms.iter().map(|a| crate::pretty::expr_with(a, &name)).join(" && ")
+            atoms.iter().map(|a| crate::pretty::tuple_expr_with(self.tuple, a, &name)).join(" && ")
         }
     }
 
