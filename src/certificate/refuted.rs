@@ -17,7 +17,7 @@ use crate::smt::record::smt_text;
 
 use crate::symex::{explore, Ctx, End, Env, Flow, Path};
 use crate::verdict::{Counterexample, RecordedObligation};
-use z3::ast::{Ast, Bool};
+use z3::ast::{Ast, Bool, Dynamic};
 
 /// Largest loop bound tried for the ∃ copies.
 const MAX_BOUND: u32 = 256;
@@ -29,14 +29,7 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
     if tuple.is_reactive() {
         match crate::reactive::sequential::as_post_tuple(tuple) {
             Some(post) => return obligations(&post, cex),
-            None => {
-                missing.push(
-                    "temporal (`always`) counterexample: its observation prefix is not written \
-                     as a script"
-                        .to_string(),
-                );
-                return (out, missing);
-            }
+            None => return temporal_obligations(tuple, cex),
         }
     }
     let initial = match cex.initial_state(tuple) {
@@ -75,6 +68,117 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
         Err(why) => missing.push(why),
     }
     (out, missing)
+}
+
+/// Largest unrolling bound tried for the ∃ copies of a temporal counterexample.
+const MAX_TEMPORAL_UNROLL: u32 = 64;
+
+/// The scripts of a violated temporal tuple: its initial values satisfy `pre`, and with
+/// the ∀ copies' observations 1..n fixed, no ∃ prefix of n observations satisfies φ at
+/// every index. The ∃ copies are encoded exactly (no loop summaries), their choices free
+/// constants, and "still looping past the bound" is part of the claim, so the script is
+/// written only at a bound where no ∃ run can still be looping.
+fn temporal_obligations(
+    tuple: &Tuple,
+    cex: &Counterexample,
+) -> (Vec<RecordedObligation>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut missing = Vec::new();
+    let Some(obs) = cex.observations.as_ref() else {
+        missing.push("the temporal counterexample has no observations".into());
+        return (out, missing);
+    };
+    let initial = match cex.initial_state(tuple) {
+        Ok(s) => s,
+        Err(e) => {
+            missing.push(format!("the counterexample is incomplete: {e}"));
+            return (out, missing);
+        }
+    };
+    let init: Vec<Dynamic> = initial.iter().map(value_term).collect();
+    let pre = encode_bool(&tuple.pre, &|v| init[v.index()].clone());
+    let step = "the counterexample's initial values satisfy pre";
+    out.push(RecordedObligation {
+        step: step.into(),
+        script: script(step, &pre.not()),
+        quantified: false,
+    });
+    let n = obs.failing_index as usize;
+    let mut forall_obs: Vec<Vec<Vec<Dynamic>>> = vec![Vec::new(); tuple.copies.len()];
+    for (c, copy) in tuple.copies.iter().enumerate() {
+        if copy.quantifier != crate::ir::Quantifier::Forall {
+            continue;
+        }
+        for i in 0..n {
+            let row = obs.copies.get(&copy.name).and_then(|rows| rows.get(i));
+            let values: Option<Vec<Dynamic>> = copy
+                .vars
+                .iter()
+                .map(|v| row.and_then(|r| r.get(&tuple.var(*v).name)).map(value_term))
+                .collect();
+            let Some(values) = values else {
+                missing.push(format!(
+                    "the counterexample lacks observation {} of copy `{}`",
+                    i + 1,
+                    copy.name
+                ));
+                return (out, missing);
+            };
+            forall_obs[c].push(values);
+        }
+    }
+    let cancel = Cancel::new();
+    let mut unroll = 1;
+    loop {
+        let enc: Vec<_> = (0..tuple.copies.len())
+            .map(|c| match tuple.copies[c].quantifier {
+                crate::ir::Quantifier::Exists => {
+                    crate::reactive::symex::encode_copy_exact(tuple, c, &init, n, unroll, &cancel)
+                }
+                crate::ir::Quantifier::Forall => crate::reactive::prefix::placeholder(),
+            })
+            .collect();
+        // Not `prefix::exists_side`: it simplifies the formula, and the script should hold
+        // the encoding itself, not what Z3's simplifier made of it.
+        let residual = Bool::or(
+            &tuple.exists_copies().map(|(c, _)| enc[c].residual.clone()).collect::<Vec<_>>(),
+        );
+        let dones: Option<Vec<&crate::reactive::symex::Part>> =
+            tuple.exists_copies().map(|(c, _)| enc[c].done.as_ref()).collect();
+        let witness = match &dones {
+            Some(parts) => {
+                let mut conj: Vec<Bool> = parts.iter().map(|p| p.guard.clone()).collect();
+                let exists_obs: std::collections::HashMap<usize, &crate::reactive::symex::Part> =
+                    tuple.exists_copies().map(|(c, _)| c).zip(parts.iter().copied()).collect();
+                conj.push(crate::reactive::prefix::phi_all(tuple, n, &|c, i| match exists_obs
+                    .get(&c)
+                {
+                    Some(p) => p.obs[i].clone(),
+                    None => forall_obs[c][i].clone(),
+                }));
+                Bool::and(&conj)
+            }
+            // Some ∃ copy cannot reach observation n at all.
+            None => Bool::from_bool(false),
+        };
+        if residual.simplify().as_bool() == Some(false) {
+            let step = "no ∃ prefix matches the ∀ copies' observations";
+            out.push(RecordedObligation {
+                step: step.into(),
+                script: script(step, &witness),
+                quantified: false,
+            });
+            return (out, missing);
+        }
+        if unroll >= MAX_TEMPORAL_UNROLL {
+            missing.push(format!(
+                "an ∃ copy may still be looping after {unroll} iterations before observation \
+                 {n}: the script would not cover every ∃ prefix"
+            ));
+            return (out, missing);
+        }
+        unroll *= 2;
+    }
 }
 
 /// For a sequential temporal tuple (one observation, at the end), the state `end_state`

@@ -124,7 +124,7 @@ pub fn encode_exists(
         .collect()
 }
 
-fn placeholder() -> Encoded {
+pub fn placeholder() -> Encoded {
     let none = Bool::from_bool(false);
     Encoded { done: None, residual: none.clone(), approx: none, choices: Vec::new() }
 }

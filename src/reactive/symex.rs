@@ -62,13 +62,40 @@ pub fn encode_copy(
     unroll: u32,
     cancel: &Cancel,
 ) -> Encoded {
+    let summarise = tuple.copies[copy].quantifier == Quantifier::Exists;
+    encode_copy_with(tuple, copy, init, n, unroll, cancel, summarise)
+}
+
+/// [`encode_copy`] without loop summaries, for any copy: exact up to the bound (runs
+/// still looping past it are in `residual`), so a certificate built from it rests on
+/// nothing forex proved (the summaries' facts would).
+pub fn encode_copy_exact(
+    tuple: &Tuple,
+    copy: usize,
+    init: &[Dynamic],
+    n: usize,
+    unroll: u32,
+    cancel: &Cancel,
+) -> Encoded {
+    encode_copy_with(tuple, copy, init, n, unroll, cancel, false)
+}
+
+fn encode_copy_with(
+    tuple: &Tuple,
+    copy: usize,
+    init: &[Dynamic],
+    n: usize,
+    unroll: u32,
+    cancel: &Cancel,
+    summarise: bool,
+) -> Encoded {
     let c = &tuple.copies[copy];
     let mut x = Exec {
         tuple,
         copy_vars: &c.vars,
         n,
         unroll,
-        summarise: c.quantifier == Quantifier::Exists,
+        summarise,
         cancel,
         done: None,
         residual: Vec::new(),

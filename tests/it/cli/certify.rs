@@ -78,6 +78,7 @@ fn each_proof_kind_is_certified_by_cvc5() {
         (root.join("examples/reactive_od.fe"), "prove", "temporal"),
         (root.join("examples/reactive_optimisation.fe"), "refute", "exhaustive bounded search"),
         (root.join("examples/gni_leak.fe"), "refute", "refuted"),
+        (root.join("examples/reactive_gni_leak.fe"), "all", "temporal refuted"),
     ];
     for (file, engine, kind) in cases {
         let dir = certify_file(&file, engine);
@@ -229,4 +230,27 @@ fn explain_shows_the_strategy() {
       ∃ strategy:
         c.r := a.l + a.h + a.r - c.l - c.h   (the postcondition)
     ");
+}
+
+/// A temporal counterexample's "no ∃ prefix" script, with the conjunct that rules out
+/// the last ∃ choice dropped, is satisfiable: REFUTED.
+#[test]
+fn a_weakened_temporal_counterexample_is_refuted() {
+    if !cvc5() {
+        return;
+    }
+    let dir = certify_file(&root().join("examples/reactive_gni_leak.fe"), "all");
+    let folder = tuple_folder(dir.path());
+    let script = scripts(&folder).into_iter().last().unwrap();
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.contains("no ∃ prefix matches"), "{text}");
+    // The script is the encoding itself (declared ∃ choices), not a simplified `false`.
+    assert!(text.contains("(declare-fun "), "{text}");
+    let weakened = text
+        .replacen("(assert (and ", "(assert (and true (or true ", 1)
+        .replace("(check-sat)", ")\n(check-sat)");
+    std::fs::write(&script, weakened).unwrap();
+    rehash(&folder);
+    let (code, out) = certify(dir.path());
+    assert_eq!(code, 4, "{out}");
 }
