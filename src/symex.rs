@@ -743,7 +743,8 @@ pub fn modified_vars(block: &[Stmt], out: &mut BTreeSet<VarId>) {
 /// Continues `path` past the ∃ loop `stmt` (at its head) through a summary of all its
 /// further iterations, then runs `rest`. The summary: the loop's modified variables
 /// become fresh ∃ constants constrained by the interval facts proved inductive
-/// ([`inductive_facts`]) and by the guard being false. Every terminating run of the loop
+/// ([`inductive_facts`]) and by the guard, the body runs once more from there (the last
+/// iteration), and the guard is false after it. Every terminating run of the loop
 /// from here ends in such a state, so the resulting paths over-approximate the real
 /// ones; they are marked [`Path::approximate`].
 fn through_summary<'a>(
@@ -770,11 +771,25 @@ fn through_summary<'a>(
     if ctx.stopped() {
         return Flow::Stop;
     }
-    facts.push(encode_bool(cond, &lookup(&after.env)).not());
+    // The last iteration starts where the guard holds and ends where it fails: one
+    // body run from the fresh state (so that what one iteration can add is bounded, e.g.
+    // `s <= 100` before `s = s + r` with r <= 9 leaves s <= 109).
+    facts.push(encode_bool(cond, &lookup(&after.env)));
     let facts = and_all(&facts).simplify();
     branch(ctx, &after, &facts, |ctx, p| {
+        let mut body_work = Vec::new();
+        push_block(&mut body_work, body, copy);
         let p = p.clone();
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || run(ctx, tuple, rest, p, on_end))
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
+            run(ctx, tuple, body_work, p, &mut |ctx, q, end| match end {
+                End::Finished => {
+                    let exit = encode_bool(cond, &lookup(&q.env)).not();
+                    let rest = rest.clone();
+                    branch(ctx, q, &exit, |ctx, r| run(ctx, tuple, rest, r.clone(), on_end))
+                }
+                other => on_end(ctx, q, other),
+            })
+        })
     })
 }
 

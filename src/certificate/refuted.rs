@@ -56,7 +56,18 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
     });
     let env: Env =
         (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
-    match no_exists_run(tuple, &env) {
+    // Past the largest bound, the ∃ copies as one observation at their end, with loops
+    // summarised where needed (`no_exists_prefix`).
+    let any_run = no_exists_run(tuple, &env).or_else(|why| {
+        let init: Vec<Dynamic> = state.iter().map(value_term).collect();
+        let finals: Vec<Vec<Vec<Dynamic>>> = tuple
+            .copies
+            .iter()
+            .map(|c| vec![c.vars.iter().map(|v| init[v.index()].clone()).collect()])
+            .collect();
+        no_exists_prefix(tuple, &init, &finals, 1).map_err(|_| why)
+    });
+    match any_run {
         Ok(any_run) => {
             let step = "no ∃ run matches the ∀ runs";
             out.push(RecordedObligation {
@@ -127,33 +138,55 @@ fn temporal_obligations(
             forall_obs[c].push(values);
         }
     }
-    let cancel = Cancel::new();
-    let mut unroll = 1;
-    loop {
+    match no_exists_prefix(tuple, &init, &forall_obs, n) {
+        Ok(witness) => {
+            let step = "no ∃ prefix matches the ∀ copies' observations";
+            out.push(RecordedObligation {
+                step: step.into(),
+                script: script(step, &witness),
+                quantified: false,
+            });
+        }
+        Err(why) => missing.push(why),
+    }
+    (out, missing)
+}
+
+/// "Some ∃ prefix of n observations from `init` satisfies φ at every index against the
+/// ∀ copies' observations `forall_obs` (per copy, per index, in `Copy::vars` order)",
+/// built from the ∃ copies' encoding itself (not Z3's simplification of it). First
+/// exact, at growing bounds until no ∃ run can still be looping; failing that, with
+/// every loop past the bound summarised by its last iteration from any state satisfying
+/// its guard (over-approximate, resting on no fact forex proved), written only when Z3
+/// finds it unsatisfiable (a satisfiable script would be a false alarm).
+fn no_exists_prefix(
+    tuple: &Tuple,
+    init: &[Dynamic],
+    forall_obs: &[Vec<Vec<Dynamic>>],
+    n: usize,
+) -> Result<Bool, String> {
+    use crate::reactive::symex::{encode_copy_certified, Part, PastBound};
+    let encode = |unroll: u32, past: PastBound| -> (Bool, Bool) {
         let enc: Vec<_> = (0..tuple.copies.len())
             .map(|c| match tuple.copies[c].quantifier {
                 crate::ir::Quantifier::Exists => {
-                    crate::reactive::symex::encode_copy_exact(tuple, c, &init, n, unroll, &cancel)
+                    encode_copy_certified(tuple, c, init, n, unroll, past)
                 }
                 crate::ir::Quantifier::Forall => crate::reactive::prefix::placeholder(),
             })
             .collect();
-        // Not `prefix::exists_side`: it simplifies the formula, and the script should hold
-        // the encoding itself, not what Z3's simplifier made of it.
-        let residual = Bool::or(
-            &tuple.exists_copies().map(|(c, _)| enc[c].residual.clone()).collect::<Vec<_>>(),
-        );
-        let dones: Option<Vec<&crate::reactive::symex::Part>> =
-            tuple.exists_copies().map(|(c, _)| enc[c].done.as_ref()).collect();
-        let witness = match &dones {
+        let residuals: Vec<Bool> =
+            tuple.exists_copies().map(|(c, _)| enc[c].residual.clone()).collect();
+        let dones: Option<Vec<(usize, &Part)>> =
+            tuple.exists_copies().map(|(c, _)| Some((c, enc[c].done.as_ref()?))).collect();
+        let witness = match dones {
             Some(parts) => {
-                let mut conj: Vec<Bool> = parts.iter().map(|p| p.guard.clone()).collect();
-                let exists_obs: std::collections::HashMap<usize, &crate::reactive::symex::Part> =
-                    tuple.exists_copies().map(|(c, _)| c).zip(parts.iter().copied()).collect();
-                conj.push(crate::reactive::prefix::phi_all(tuple, n, &|c, i| match exists_obs
-                    .get(&c)
+                let mut conj: Vec<Bool> = parts.iter().map(|(_, p)| p.guard.clone()).collect();
+                conj.push(crate::reactive::prefix::phi_all(tuple, n, &|c, i| match parts
+                    .iter()
+                    .find(|(k, _)| *k == c)
                 {
-                    Some(p) => p.obs[i].clone(),
+                    Some((_, p)) => p.obs[i].clone(),
                     None => forall_obs[c][i].clone(),
                 }));
                 Bool::and(&conj)
@@ -161,24 +194,33 @@ fn temporal_obligations(
             // Some ∃ copy cannot reach observation n at all.
             None => Bool::from_bool(false),
         };
+        (witness, Bool::or(&residuals))
+    };
+    let mut unroll = 1;
+    loop {
+        let (witness, residual) = encode(unroll, PastBound::Residual);
         if residual.simplify().as_bool() == Some(false) {
-            let step = "no ∃ prefix matches the ∀ copies' observations";
-            out.push(RecordedObligation {
-                step: step.into(),
-                script: script(step, &witness),
-                quantified: false,
-            });
-            return (out, missing);
+            return Ok(witness);
         }
         if unroll >= MAX_TEMPORAL_UNROLL {
-            missing.push(format!(
-                "an ∃ copy may still be looping after {unroll} iterations before observation \
-                 {n}: the script would not cover every ∃ prefix"
-            ));
-            return (out, missing);
+            break;
         }
         unroll *= 2;
     }
+    for unroll in [1, 2, 4, 8] {
+        let (witness, residual) = encode(unroll, PastBound::SummaryWithoutFacts);
+        let claim = Bool::or(&[witness, residual]);
+        let solver = crate::smt::session::solver();
+        solver.assert(&claim);
+        if solver.check() == z3::SatResult::Unsat {
+            return Ok(claim);
+        }
+    }
+    Err(format!(
+        "an ∃ copy may still be looping after {MAX_TEMPORAL_UNROLL} iterations before \
+         observation {n}, and summarising its loops by their last iteration does not rule \
+         out a match: the script would not cover every ∃ prefix"
+    ))
 }
 
 /// For a sequential temporal tuple (one observation, at the end), the state `end_state`

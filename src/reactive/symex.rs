@@ -66,18 +66,29 @@ pub fn encode_copy(
     encode_copy_with(tuple, copy, init, n, unroll, cancel, summarise)
 }
 
-/// [`encode_copy`] without loop summaries, for any copy: exact up to the bound (runs
-/// still looping past it are in `residual`), so a certificate built from it rests on
-/// nothing forex proved (the summaries' facts would).
-pub fn encode_copy_exact(
+/// How a certificate's encoding treats silent loops past the bound.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum PastBound {
+    /// Runs still looping are left in `residual` (exact up to the bound).
+    Residual,
+    /// A summary without mined facts: the last iteration from any state satisfying the
+    /// guard (over-approximate, and resting on nothing forex proved).
+    SummaryWithoutFacts,
+}
+
+/// [`encode_copy`] for certificates: nothing in the formula rests on facts forex proved
+/// (the summaries' interval facts would), see [`PastBound`].
+pub fn encode_copy_certified(
     tuple: &Tuple,
     copy: usize,
     init: &[Dynamic],
     n: usize,
     unroll: u32,
-    cancel: &Cancel,
+    past: PastBound,
 ) -> Encoded {
-    encode_copy_with(tuple, copy, init, n, unroll, cancel, false)
+    let cancel = Cancel::new();
+    let summarise = past == PastBound::SummaryWithoutFacts;
+    encode_copy_inner(tuple, copy, init, n, unroll, &cancel, summarise, !summarise)
 }
 
 fn encode_copy_with(
@@ -89,6 +100,20 @@ fn encode_copy_with(
     cancel: &Cancel,
     summarise: bool,
 ) -> Encoded {
+    encode_copy_inner(tuple, copy, init, n, unroll, cancel, summarise, true)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn encode_copy_inner(
+    tuple: &Tuple,
+    copy: usize,
+    init: &[Dynamic],
+    n: usize,
+    unroll: u32,
+    cancel: &Cancel,
+    summarise: bool,
+    mine_facts: bool,
+) -> Encoded {
     let c = &tuple.copies[copy];
     let mut x = Exec {
         tuple,
@@ -96,6 +121,7 @@ fn encode_copy_with(
         n,
         unroll,
         summarise,
+        mine_facts,
         cancel,
         done: None,
         residual: Vec::new(),
@@ -146,6 +172,8 @@ struct Exec<'t> {
     unroll: u32,
     /// Silent loops past the bound go through a summary (∃ copies) instead of residue.
     summarise: bool,
+    /// Summaries carry the interval facts proved inductive (off for certificates).
+    mine_facts: bool,
     cancel: &'t Cancel,
     done: Option<Part>,
     residual: Vec<Bool>,
@@ -320,7 +348,8 @@ impl Exec<'_> {
         self.approx.push(Self::reach(&enter));
         let mut changed = BTreeSet::new();
         crate::symex::modified_vars(body, &mut changed);
-        let facts = self.inductive_facts(cond, body, &changed);
+        let facts =
+            if self.mine_facts { self.inductive_facts(cond, body, &changed) } else { Vec::new() };
         let head: Vec<(VarId, Dynamic)> = changed
             .iter()
             .map(|&v| (v, self.choice(&self.tuple.var(v).ty.clone(), &enter)))
