@@ -67,6 +67,9 @@ pub fn serve(connection: &Connection, decide: DecideOptions) -> Result<(), Strin
     };
     let caps = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
     connection.initialize(caps).map_err(|e| e.to_string())?;
+    let mut decide = decide;
+    // Proofs keep their ∃ strategy, which hover shows on a verified tuple's name.
+    decide.prove.record = true;
     let mut server = Server {
         publisher: Publisher::new(connection.sender.clone()),
         documents: HashMap::new(),
@@ -219,7 +222,21 @@ impl Server {
 
     fn hover(&self, p: HoverParams) -> Option<Hover> {
         let at = p.text_document_position_params;
-        let (doc, outline, offset) = self.locate(&at.text_document.uri, at.position)?;
+        let uri = &at.text_document.uri;
+        let (doc, outline, offset) = self.locate(uri, at.position)?;
+        // On a verified tuple's name: the ∃ strategy its proof found.
+        let on_name = outline.tuples().iter().find(|t| t.name.span.contains(&offset)).cloned();
+        if let Some(t) = on_name {
+            if let Some(md) = self.publisher.strategy(uri, &t.name.name) {
+                return Some(Hover {
+                    contents: HoverContents::Markup(MarkupContent {
+                        kind: MarkupKind::Markdown,
+                        value: md,
+                    }),
+                    range: Some(LineMap::new(&doc.text).range(&t.name.span)),
+                });
+            }
+        }
         let r = outline.copy_ref_at(offset)?;
         Some(Hover {
             contents: HoverContents::Markup(MarkupContent {

@@ -25,11 +25,24 @@ const STACK: usize = 64 << 20;
 pub struct Publisher {
     sender: crossbeam_channel::Sender<Message>,
     lock: Arc<Mutex<()>>,
+    /// Per document, per verified tuple: its ∃ strategy as Markdown (for hover).
+    strategies: Arc<Mutex<StrategyMap>>,
 }
+
+type StrategyMap = std::collections::HashMap<Url, std::collections::HashMap<String, String>>;
 
 impl Publisher {
     pub fn new(sender: crossbeam_channel::Sender<Message>) -> Publisher {
-        Publisher { sender, lock: Arc::new(Mutex::new(())) }
+        Publisher { sender, lock: Arc::new(Mutex::new(())), strategies: Default::default() }
+    }
+
+    fn strategies(&self) -> std::sync::MutexGuard<'_, StrategyMap> {
+        self.strategies.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The ∃ strategy of tuple `tuple` of `uri` from its last verification, as Markdown.
+    pub fn strategy(&self, uri: &Url, tuple: &str) -> Option<String> {
+        self.strategies().get(uri)?.get(tuple).cloned()
     }
 
     /// Cancels `cancel` and then publishes, atomically with respect to workers.
@@ -103,6 +116,7 @@ fn run(
     let outline = Outline::parse(text, stem.as_deref().unwrap_or("tuple"));
     let map = LineMap::new(text);
     let mut verdicts = Vec::new();
+    publisher.strategies().remove(uri);
     for tuple in &module.tuples {
         let start = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| decide(tuple, opts, cancel)));
@@ -123,6 +137,19 @@ fn run(
                 );
                 Range::new(at, at)
             });
+        if let crate::verdict::Verdict::Verified { proof } = &outcome.verdict {
+            if !proof.recorded.strategy.is_empty() {
+                let mut md = format!("**{}** verified; the ∃ side chooses:\n\n", tuple.name);
+                for e in &proof.recorded.strategy {
+                    md.push_str(&format!("- `{} := {}` ({})\n", e.param, e.term, e.step));
+                }
+                publisher
+                    .strategies()
+                    .entry(uri.clone())
+                    .or_default()
+                    .insert(tuple.name.clone(), md);
+            }
+        }
         verdicts.push(from_outcome(range, &tuple.name, &outcome));
         if !publisher.publish_if_current(cancel, uri, version, verdicts.clone()) {
             return;

@@ -428,3 +428,34 @@ mod output_path {
         assert_eq!(dumped, 0);
     }
 }
+
+/// After a save, hovering a verified tuple's name shows the ∃ strategy its proof found.
+#[test]
+fn hover_on_a_verified_tuple_shows_its_strategy() {
+    let uri = "file:///tmp/forex-lsp-test/gni.fe";
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/gni.fe")).unwrap();
+    let (line, col) = text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| l.find("tuple gni").map(|c| (i as u32, c as u32 + 6)))
+        .expect("the tuple's line");
+    let mut c = Client::start();
+    c.request(1, "initialize", json!({"capabilities": {}, "processId": null}));
+    c.notify("initialized", json!({}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "forex", "version": 1, "text": text}}),
+    );
+    c.notify("textDocument/didSave", json!({"textDocument": {"uri": uri}}));
+    let verdicts = c.diagnostics(uri, |d| d.len() == 1);
+    assert_eq!(verdicts[0]["code"], "verified");
+    let at =
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": col + 1}});
+    let hover = c.request(2, "textDocument/hover", at);
+    let md = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("the ∃ side chooses") && md.contains("`c.r := "), "{hover}");
+    c.request(3, "shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    c.child.wait().unwrap();
+}
