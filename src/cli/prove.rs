@@ -143,6 +143,7 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
                     || args.format == ReportFormat::Json
                     || args.certificate.is_some()
                     || args.cross_check,
+                strategy_only: args.certificate.is_none() && !args.cross_check,
             },
             refute: RefuteOptions {
                 dump_smt: args.dump_smt.clone(),

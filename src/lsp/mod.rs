@@ -70,6 +70,7 @@ pub fn serve(connection: &Connection, decide: DecideOptions) -> Result<(), Strin
     let mut decide = decide;
     // Proofs keep their ∃ strategy, which hover shows on a verified tuple's name.
     decide.prove.record = true;
+    decide.prove.strategy_only = true;
     let mut server = Server {
         publisher: Publisher::new(connection.sender.clone()),
         documents: HashMap::new(),

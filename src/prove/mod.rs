@@ -32,6 +32,9 @@ pub struct ProveOptions {
     /// Record the ∃ strategy and every obligation as an SMT-LIB script on the proof
     /// (`proof.recorded`: `--explain`, JSON, `--certificate`).
     pub record: bool,
+    /// With `record`: only what the ∃ strategy needs (obligations with ∃ parameters),
+    /// no scripts of the others (`--explain`, JSON, the editor; certificates need all).
+    pub strategy_only: bool,
 }
 
 /// Tries to prove `tuple` valid. The deadline and cancellation come with `cancel`.
@@ -39,7 +42,7 @@ pub struct ProveOptions {
 /// The proof always lists every loop point with its candidates tried, so `explain`
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
-    let recording = crate::smt::record::scope(opts.record);
+    let recording = crate::smt::record::scope_with(opts.record, !opts.strategy_only);
     let mut outcome = prove_unrecorded(tuple, opts, cancel);
     if let Verdict::Verified { proof } = &mut outcome.verdict {
         if opts.record && !proof.recorded.on {

@@ -48,6 +48,9 @@ pub struct StrategyTerm {
 }
 
 struct Log {
+    /// Every valid obligation gets its script (certificates); otherwise only those
+    /// with ∃ parameters, whose strategy terms are wanted.
+    scripts: bool,
     step: String,
     items: Vec<Recorded>,
     seen: HashSet<Bool>,
@@ -65,9 +68,20 @@ pub struct RecordScope {
 
 /// Starts recording on this thread (`on == false`: a scope that changes nothing).
 pub fn scope(on: bool) -> RecordScope {
+    scope_with(on, true)
+}
+
+/// [`scope`]; `scripts == false` records only obligations with ∃ parameters (for their
+/// strategy terms): printing every obligation costs more than a large proof itself.
+pub fn scope_with(on: bool, scripts: bool) -> RecordScope {
     let previous = on.then(|| {
         LOG.with(|l| {
-            l.replace(Some(Log { step: String::new(), items: Vec::new(), seen: HashSet::new() }))
+            l.replace(Some(Log {
+                scripts,
+                step: String::new(),
+                items: Vec::new(),
+                seen: HashSet::new(),
+            }))
         })
     });
     RecordScope { previous, _not_send: PhantomData }
@@ -159,6 +173,10 @@ pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynami
     let fresh =
         LOG.with(|l| l.borrow_mut().as_mut().is_some_and(|log| log.seen.insert(phi.clone())));
     if !fresh {
+        return;
+    }
+    let scripts = LOG.with(|l| l.borrow().as_ref().is_some_and(|log| log.scripts));
+    if !scripts && !free_constants(&phi).0.iter().any(|c| matches!(class(c), Class::P)) {
         return;
     }
     let step = LOG.with(|l| l.borrow().as_ref().map(|log| log.step.clone()).unwrap_or_default());
