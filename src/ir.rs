@@ -332,24 +332,56 @@ impl Expr {
         out
     }
     /// Calls `f` on every variable occurrence.
+    /// Whether `p` holds of this expression or of any of its subexpressions.
+    pub fn any_node(&self, p: &impl Fn(&Expr) -> bool) -> bool {
+        p(self)
+            || match &self.kind {
+                ExprKind::Var(_)
+                | ExprKind::Bound(_)
+                | ExprKind::Int(_)
+                | ExprKind::Bool(_)
+                | ExprKind::Bv(_)
+                | ExprKind::Str(_) => false,
+                ExprKind::Unary(_, a)
+                | ExprKind::Extract { arg: a, .. }
+                | ExprKind::Quant { body: a, .. } => a.any_node(p),
+                ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
+                    a.any_node(p) || b.any_node(p)
+                }
+                ExprKind::Ite(c, a, b) => c.any_node(p) || a.any_node(p) || b.any_node(p),
+            }
+    }
     /// Whether a quantifier occurs anywhere in the expression.
     pub fn has_quantifier(&self) -> bool {
-        match &self.kind {
-            ExprKind::Quant { .. } => true,
+        self.any_node(&|e| matches!(e.kind, ExprKind::Quant { .. }))
+    }
+    /// The expression with each direct subexpression `a` replaced by `f(a)` (leaves as
+    /// they are), for rewrites that recurse through `f`.
+    pub fn map_children(&self, f: &impl Fn(&Expr) -> Expr) -> Expr {
+        let g = |a: &Expr| Box::new(f(a));
+        let kind = match &self.kind {
             ExprKind::Var(_)
             | ExprKind::Bound(_)
             | ExprKind::Int(_)
             | ExprKind::Bool(_)
             | ExprKind::Bv(_)
-            | ExprKind::Str(_) => false,
-            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => a.has_quantifier(),
-            ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
-                a.has_quantifier() || b.has_quantifier()
+            | ExprKind::Str(_) => return self.clone(),
+            ExprKind::Unary(op, a) => ExprKind::Unary(*op, g(a)),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, g(a), g(b)),
+            ExprKind::Ite(c, a, b) => ExprKind::Ite(g(c), g(a), g(b)),
+            ExprKind::Select(a, i) => ExprKind::Select(g(a), g(i)),
+            ExprKind::Extract { hi, lo, arg } => {
+                ExprKind::Extract { hi: *hi, lo: *lo, arg: g(arg) }
             }
-            ExprKind::Ite(c, a, b) => {
-                c.has_quantifier() || a.has_quantifier() || b.has_quantifier()
-            }
-        }
+            ExprKind::Quant { quantifier, var, name, var_ty, body } => ExprKind::Quant {
+                quantifier: *quantifier,
+                var: *var,
+                name: name.clone(),
+                var_ty: var_ty.clone(),
+                body: g(body),
+            },
+        };
+        Expr { kind, ty: self.ty.clone() }
     }
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match &self.kind {

@@ -30,14 +30,11 @@ pub fn tuple_expr_with(tuple: &Tuple, e: &Expr, name: &dyn Fn(VarId) -> String) 
 /// `e` with every variable-free, quantifier-free scalar subexpression replaced by its
 /// value (left as it is where evaluation fails, e.g. on a division by zero).
 fn fold_closed(e: &Expr) -> Expr {
-    fn closed(e: &Expr) -> bool {
-        let mut vars = false;
-        e.for_each_var(&mut |_| vars = true);
-        !vars && !e.has_quantifier() && !matches!(e.kind, ExprKind::Bound(_))
-    }
     let literal =
         matches!(e.kind, ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) | ExprKind::Str(_));
-    if !literal && e.ty.is_scalar() && closed(e) && !has_bound(e) {
+    let open =
+        |n: &Expr| matches!(n.kind, ExprKind::Var(_) | ExprKind::Bound(_) | ExprKind::Quant { .. });
+    if !literal && e.ty.is_scalar() && !e.any_node(&open) {
         match crate::interp::eval_expr(e, &[]) {
             Ok(Value::Int { value }) => return Expr::int(value),
             Ok(Value::Bool { value }) => return Expr::bool(value),
@@ -45,39 +42,7 @@ fn fold_closed(e: &Expr) -> Expr {
             _ => {}
         }
     }
-    let f = |x: &Expr| Box::new(fold_closed(x));
-    let kind = match &e.kind {
-        ExprKind::Unary(op, a) => ExprKind::Unary(*op, f(a)),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, f(a), f(b)),
-        ExprKind::Ite(c, a, b) => ExprKind::Ite(f(c), f(a), f(b)),
-        ExprKind::Select(a, i) => ExprKind::Select(f(a), f(i)),
-        ExprKind::Extract { hi, lo, arg } => ExprKind::Extract { hi: *hi, lo: *lo, arg: f(arg) },
-        ExprKind::Quant { quantifier, var, name, var_ty, body } => ExprKind::Quant {
-            quantifier: *quantifier,
-            var: *var,
-            name: name.clone(),
-            var_ty: var_ty.clone(),
-            body: f(body),
-        },
-        other => other.clone(),
-    };
-    Expr { kind, ty: e.ty.clone() }
-}
-
-/// Whether a bound (quantified) variable occurs in `e`.
-fn has_bound(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Bound(_) => true,
-        ExprKind::Var(_)
-        | ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Bv(_)
-        | ExprKind::Str(_) => false,
-        ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => has_bound(a),
-        ExprKind::Quant { body, .. } => has_bound(body),
-        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => has_bound(a) || has_bound(b),
-        ExprKind::Ite(c, a, b) => has_bound(c) || has_bound(a) || has_bound(b),
-    }
+    e.map_children(&fold_closed)
 }
 
 /// Carries the names of the quantified variables in scope, so they print as written.

@@ -32,13 +32,6 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
             None => return temporal_obligations(tuple, cex),
         }
     }
-    let initial = match cex.initial_state(tuple) {
-        Ok(s) => s,
-        Err(e) => {
-            missing.push(format!("the counterexample is incomplete: {e}"));
-            return (out, missing);
-        }
-    };
     let state = match cex.end_state(tuple).or_else(|e| observed_end_state(tuple, cex).ok_or(e)) {
         Ok(s) => s,
         Err(e) => {
@@ -46,14 +39,13 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
             return (out, missing);
         }
     };
-    let init_env: Env =
-        (0..initial.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&initial[i]))).collect();
-    let pre = encode_bool(&tuple.pre, &|v| init_env[&v].clone());
-    out.push(RecordedObligation {
-        step: "the counterexample's initial values satisfy pre".into(),
-        script: script("the counterexample's initial values satisfy pre", &pre.not()),
-        quantified: false,
-    });
+    match pre_obligation(tuple, cex) {
+        Ok((_, o)) => out.push(o),
+        Err(why) => {
+            missing.push(why);
+            return (out, missing);
+        }
+    }
     let env: Env =
         (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
     // Past the largest bound, the ∃ copies as one observation at their end, with loops
@@ -81,6 +73,21 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
     (out, missing)
 }
 
+/// The counterexample's initial values as terms, and the script "they satisfy pre";
+/// why not, when the counterexample lacks some.
+fn pre_obligation(
+    tuple: &Tuple,
+    cex: &Counterexample,
+) -> Result<(Vec<Dynamic>, RecordedObligation), String> {
+    let initial =
+        cex.initial_state(tuple).map_err(|e| format!("the counterexample is incomplete: {e}"))?;
+    let init: Vec<Dynamic> = initial.iter().map(value_term).collect();
+    let pre = encode_bool(&tuple.pre, &|v| init[v.index()].clone());
+    let step = "the counterexample's initial values satisfy pre";
+    let script = script(step, &pre.not());
+    Ok((init, RecordedObligation { step: step.into(), script, quantified: false }))
+}
+
 /// Largest unrolling bound tried for the ∃ copies of a temporal counterexample.
 const MAX_TEMPORAL_UNROLL: u32 = 64;
 
@@ -99,21 +106,16 @@ fn temporal_obligations(
         missing.push("the temporal counterexample has no observations".into());
         return (out, missing);
     };
-    let initial = match cex.initial_state(tuple) {
-        Ok(s) => s,
-        Err(e) => {
-            missing.push(format!("the counterexample is incomplete: {e}"));
+    let init = match pre_obligation(tuple, cex) {
+        Ok((init, o)) => {
+            out.push(o);
+            init
+        }
+        Err(why) => {
+            missing.push(why);
             return (out, missing);
         }
     };
-    let init: Vec<Dynamic> = initial.iter().map(value_term).collect();
-    let pre = encode_bool(&tuple.pre, &|v| init[v.index()].clone());
-    let step = "the counterexample's initial values satisfy pre";
-    out.push(RecordedObligation {
-        step: step.into(),
-        script: script(step, &pre.not()),
-        quantified: false,
-    });
     let n = obs.failing_index as usize;
     let mut forall_obs: Vec<Vec<Vec<Dynamic>>> = vec![Vec::new(); tuple.copies.len()];
     for (c, copy) in tuple.copies.iter().enumerate() {

@@ -232,28 +232,10 @@ fn through(mut p: Path, s: &Stmt) -> Option<Vec<Path>> {
 
 /// `e` with each variable that `value` maps replaced by its expression.
 pub(super) fn substitute(e: &Expr, value: &impl Fn(VarId) -> Option<Expr>) -> Expr {
-    let sub = |a: &Expr| Box::new(substitute(a, value));
-    let kind = match &e.kind {
-        ExprKind::Var(v) => return value(*v).unwrap_or_else(|| e.clone()),
-        ExprKind::Bound(_)
-        | ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Bv(_)
-        | ExprKind::Str(_) => return e.clone(),
-        ExprKind::Unary(op, a) => ExprKind::Unary(*op, sub(a)),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, sub(a), sub(b)),
-        ExprKind::Ite(c, a, b) => ExprKind::Ite(sub(c), sub(a), sub(b)),
-        ExprKind::Select(a, b) => ExprKind::Select(sub(a), sub(b)),
-        ExprKind::Extract { hi, lo, arg } => ExprKind::Extract { hi: *hi, lo: *lo, arg: sub(arg) },
-        ExprKind::Quant { quantifier, var, name, var_ty, body } => ExprKind::Quant {
-            quantifier: *quantifier,
-            var: *var,
-            name: name.clone(),
-            var_ty: var_ty.clone(),
-            body: sub(body),
-        },
-    };
-    Expr { kind, ty: e.ty.clone() }
+    match &e.kind {
+        ExprKind::Var(v) => value(*v).unwrap_or_else(|| e.clone()),
+        _ => e.map_children(&|a| substitute(a, value)),
+    }
 }
 
 /// The joint paths: one path per copy, their writes merged (copies write disjoint

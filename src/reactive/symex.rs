@@ -62,22 +62,27 @@ pub fn encode_copy(
     unroll: u32,
     cancel: &Cancel,
 ) -> Encoded {
-    let summarise = tuple.copies[copy].quantifier == Quantifier::Exists;
-    encode_copy_with(tuple, copy, init, n, unroll, cancel, summarise)
+    let past = match tuple.copies[copy].quantifier {
+        Quantifier::Exists => PastBound::Summary,
+        Quantifier::Forall => PastBound::Residual,
+    };
+    encode_copy_past(tuple, copy, init, n, unroll, cancel, past)
 }
 
-/// How a certificate's encoding treats silent loops past the bound.
+/// How silent loops past the unrolling bound are encoded.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum PastBound {
     /// Runs still looping are left in `residual` (exact up to the bound).
     Residual,
+    /// A summary with the interval facts proved inductive (∃ copies in the refuter).
+    Summary,
     /// A summary without mined facts: the last iteration from any state satisfying the
-    /// guard (over-approximate, and resting on nothing forex proved).
+    /// guard (over-approximate, and resting on nothing forex proved: certificates).
     SummaryWithoutFacts,
 }
 
-/// [`encode_copy`] for certificates: nothing in the formula rests on facts forex proved
-/// (the summaries' interval facts would), see [`PastBound`].
+/// [`encode_copy`] for certificates, with `past` `Residual` or `SummaryWithoutFacts`,
+/// so that nothing in the formula rests on facts forex proved.
 pub fn encode_copy_certified(
     tuple: &Tuple,
     copy: usize,
@@ -86,33 +91,18 @@ pub fn encode_copy_certified(
     unroll: u32,
     past: PastBound,
 ) -> Encoded {
-    let cancel = Cancel::new();
-    let summarise = past == PastBound::SummaryWithoutFacts;
-    encode_copy_inner(tuple, copy, init, n, unroll, &cancel, summarise, !summarise)
+    debug_assert!(past != PastBound::Summary, "a certificate uses no mined facts");
+    encode_copy_past(tuple, copy, init, n, unroll, &Cancel::new(), past)
 }
 
-fn encode_copy_with(
+fn encode_copy_past(
     tuple: &Tuple,
     copy: usize,
     init: &[Dynamic],
     n: usize,
     unroll: u32,
     cancel: &Cancel,
-    summarise: bool,
-) -> Encoded {
-    encode_copy_inner(tuple, copy, init, n, unroll, cancel, summarise, true)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn encode_copy_inner(
-    tuple: &Tuple,
-    copy: usize,
-    init: &[Dynamic],
-    n: usize,
-    unroll: u32,
-    cancel: &Cancel,
-    summarise: bool,
-    mine_facts: bool,
+    past: PastBound,
 ) -> Encoded {
     let c = &tuple.copies[copy];
     let mut x = Exec {
@@ -120,8 +110,8 @@ fn encode_copy_inner(
         copy_vars: &c.vars,
         n,
         unroll,
-        summarise,
-        mine_facts,
+        summarise: past != PastBound::Residual,
+        mine_facts: past == PastBound::Summary,
         cancel,
         done: None,
         residual: Vec::new(),
