@@ -83,7 +83,7 @@ impl Default for DecideOptions {
             prove: ProveOptions::default(),
             refute: RefuteOptions::default(),
             test: TestOptions { budget: Duration::from_secs(1), ..TestOptions::default() },
-            burst: Duration::from_millis(25),
+            burst: Duration::from_millis(150),
             delay: Duration::from_millis(30),
             patience: Duration::from_millis(200),
             cores: None,
@@ -156,11 +156,20 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
         EngineChoice::All => {
             let owned = Arc::new(tuple.clone());
             let opts2 = opts.clone();
-            race(
+            // Once the prover gave up, its core searches too: a third seed, for the rest
+            // of the time, beside the refuter (whose deep unrollings can take seconds
+            // where a concrete run takes microseconds).
+            let follow_up = TestOptions {
+                seed: opts.test.seed.wrapping_add(2),
+                budget: opts.timeout,
+                ..opts.test.clone()
+            };
+            race_then(
                 &cancel,
                 &opts.schedule(),
                 |c| prove(tuple, &opts.prove, c),
                 move |c, gate| test_refute_test(&owned, &opts2, c, gate),
+                Some(|c: &Cancel| tested(hypertest(tuple, &follow_up, c))),
             )
         }
     }
@@ -368,10 +377,30 @@ pub fn race(
     first: impl FnOnce(&Cancel) -> Outcome,
     second: impl FnOnce(&Cancel, &Gate) -> Outcome + Send + 'static,
 ) -> Outcome {
+    race_then(cancel, schedule, first, second, None::<fn(&Cancel) -> Outcome>)
+}
+
+/// [`race`], and when `first` gives up while `second` still runs, `follow_up` runs on
+/// the calling thread (the core `first` used) beside `second`: the first definitive
+/// answer of the two wins. Without a running `second` (it had not started) `second`
+/// is handed to the worker when a core is free for it, and run here after `first`
+/// otherwise, as in [`race`]. The follow-up's reason is not reported (it repeats
+/// `second`'s); its work is counted.
+pub fn race_then<F: FnOnce(&Cancel) -> Outcome>(
+    cancel: &Cancel,
+    schedule: &Schedule,
+    first: impl FnOnce(&Cancel) -> Outcome,
+    second: impl FnOnce(&Cancel, &Gate) -> Outcome + Send + 'static,
+    follow_up: Option<F>,
+) -> Outcome {
     let start = Instant::now();
     let first_token = cancel.child();
     let second_token = cancel.child();
+    // The follow-up's: cancelled when the first engine's is, and when `second` ends.
+    let follow_token = first_token.child();
     let (tx, rx) = mpsc::channel();
+    // For `second` handed to a new worker job once the first gave up (`follow_up`).
+    let mut handed_tx = Some(tx.clone());
     // Dropped when `first` is done: opens the gate early.
     let (go_tx, go_rx) = mpsc::channel::<()>();
     // Made here: it reads the CPU clock of this thread, which runs `first`.
@@ -382,6 +411,7 @@ pub fn race(
     let slot: Arc<Mutex<Option<SecondEngine>>> = Arc::new(Mutex::new(Some(Box::new(second))));
     {
         let (mine, theirs, slot) = (second_token.clone(), first_token.clone(), slot.clone());
+        let follower = follow_token.clone();
         workers::submit(Box::new(move || {
             // Held while `second` runs: the budget's cores count it.
             let _core = gate.wait();
@@ -392,6 +422,8 @@ pub fn race(
             if out.verdict.is_definitive() {
                 theirs.cancel();
             }
+            // The follow-up only ever runs beside `second`.
+            follower.cancel();
             // The receiver is gone when the race was already decided.
             Box::new(move || {
                 let _ = tx.send(out);
@@ -399,13 +431,58 @@ pub fn race(
         }));
     }
     let a = guarded(Engine::Prove, &first_token, || first(&first_token));
-    let inline = if a.verdict.is_definitive() {
+    let mut inline = if a.verdict.is_definitive() {
         second_token.cancel();
         None
     } else {
         take(&slot)
     };
+    // The follow-up runs beside `second` only: with `second` still waiting (the gate had
+    // not opened), it goes to a new worker job when a core is free for it (held by the
+    // job). The slot's own job has seen the empty slot or will.
+    let follow_up = follow_up.filter(|_| !a.verdict.is_definitive() && !cancel.is_cancelled());
+    let follow_up = match (follow_up, inline.take()) {
+        (Some(f), None) => Some(f),
+        (Some(f), Some(second)) => match free_core(schedule) {
+            Some(core) => {
+                let (mine, follower) = (second_token.clone(), follow_token.clone());
+                let handed_tx = handed_tx.take();
+                workers::submit(Box::new(move || {
+                    let _core = core;
+                    let out = guarded(Engine::Refute, &mine, || second(&mine, &Gate::opened()));
+                    follower.cancel();
+                    Box::new(move || {
+                        if let Some(tx) = handed_tx {
+                            let _ = tx.send(out);
+                        }
+                    })
+                }));
+                Some(f)
+            }
+            None => {
+                inline = Some(second);
+                None
+            }
+        },
+        (None, second) => {
+            inline = second;
+            None
+        }
+    };
+    // Unused, it must not keep `rx` waiting.
+    drop(handed_tx);
     drop(go_tx);
+    let mut extra = Stats::default();
+    if let Some(f) = follow_up {
+        let c = guarded(Engine::Test, &follow_token, || f(&follow_token));
+        if c.verdict.is_definitive() {
+            second_token.cancel();
+            let mut c = c;
+            c.time = start.elapsed();
+            return c;
+        }
+        extra = c.stats;
+    }
     let mut out = if a.verdict.is_definitive() {
         a
     } else {
@@ -423,11 +500,26 @@ pub fn race(
         if b.verdict.is_definitive() {
             b
         } else {
-            combine_unknowns(vec![a, b])
+            let mut out = combine_unknowns(vec![a, b]);
+            out.stats.runs += extra.runs;
+            out.stats.queries += extra.queries;
+            out
         }
     };
     out.time = start.elapsed();
     out
+}
+
+/// A core for the race's second engine while the calling thread keeps working: from
+/// the batch's budget, or, alone, when the machine has more than one.
+fn free_core(schedule: &Schedule) -> Option<Option<Core>> {
+    match &schedule.cores {
+        Some(budget) => budget.try_take().map(Some),
+        None => {
+            let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+            (n > 1).then_some(None)
+        }
+    }
 }
 
 /// The portfolio's second engine, waiting in its slot.

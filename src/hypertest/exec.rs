@@ -3,7 +3,7 @@
 
 use super::coverage::{Goals, Trace};
 use super::inputs::holds;
-use super::values::Values;
+use super::values::{Streaks, Values};
 use crate::cancel::Cancel;
 use crate::interp::{run_copy, run_copy_observed, Chooser, Replay, RunEnd};
 use crate::ir::{Loc, Tuple, Type};
@@ -33,13 +33,14 @@ struct TestChooser<'a> {
     next: usize,
     rng: ChaCha8Rng,
     values: &'a Values,
+    streaks: Streaks,
 }
 
 impl Chooser for TestChooser<'_> {
-    fn choose(&mut self, ty: &Type, _at: Loc) -> Option<Value> {
+    fn choose(&mut self, ty: &Type, at: Loc) -> Option<Value> {
         let v = self.recorded.get(self.next).filter(|v| v.has_type(ty)).cloned();
         self.next += 1;
-        Some(v.unwrap_or_else(|| self.values.random(ty, &mut self.rng)))
+        Some(v.unwrap_or_else(|| self.streaks.choose(self.values, ty, at, &mut self.rng)))
     }
 }
 
@@ -97,6 +98,7 @@ impl<'t> Executor<'t> {
                 next: 0,
                 rng: ChaCha8Rng::seed_from_u64(seeds.next_u64()),
                 values: &self.values,
+                streaks: Streaks::default(),
             };
             let mut trace = Trace::new(&self.goals.index[j], distances);
             let run =
@@ -195,6 +197,7 @@ impl<'t> Executor<'t> {
                     next: 0,
                     rng: ChaCha8Rng::seed_from_u64(rng.next_u64()),
                     values: &self.values,
+                    streaks: Streaks::default(),
                 };
                 let run = run_copy(self.tuple, c, &mut s, &mut chooser, MAX_STEPS).ok()?;
                 deterministic &= run.choices.is_empty();

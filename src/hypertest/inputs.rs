@@ -67,6 +67,25 @@ pub struct PreSolver<'t> {
     solver: Solver,
     consts: Vec<Dynamic>,
     cancel: Cancel,
+    /// Pairs of variables a top-level conjunct `x == y` of `pre` makes equal, in order:
+    /// copying values along them repairs most wishes without a solver call (NI's
+    /// `a.l == b.l`), which made Z3 the cost of nearly every test.
+    equal: Vec<(usize, usize)>,
+}
+
+/// The `x == y` conjuncts of `pre` over variables, as index pairs.
+fn equated_vars(pre: &Expr) -> Vec<(usize, usize)> {
+    use crate::ir::{BinOp, ExprKind};
+    pre.conjuncts()
+        .into_iter()
+        .filter_map(|c| match &c.kind {
+            ExprKind::Binary(BinOp::Eq, a, b) => match (&a.kind, &b.kind) {
+                (ExprKind::Var(x), ExprKind::Var(y)) => Some((x.index(), y.index())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
 }
 
 impl<'t> PreSolver<'t> {
@@ -79,7 +98,8 @@ impl<'t> PreSolver<'t> {
             .collect();
         let solver = limited_solver();
         solver.assert(encode::encode_bool(&tuple.pre, &|v| consts[v.index()].clone()));
-        PreSolver { tuple, solver, consts, cancel: cancel.clone() }
+        let equal = equated_vars(&tuple.pre);
+        PreSolver { tuple, solver, consts, cancel: cancel.clone(), equal }
     }
 
     /// An input tuple satisfying `pre`: variables in `fixed` keep their values in
@@ -95,6 +115,11 @@ impl<'t> PreSolver<'t> {
         if holds(&self.cancel, &self.tuple.pre, wish) == Some(true) {
             return Some(wish.to_vec());
         }
+        if let Some(copied) = self.copy_equals(wish, fixed) {
+            if holds(&self.cancel, &self.tuple.pre, &copied) == Some(true) {
+                return Some(copied);
+            }
+        }
         self.solver.push();
         let result = self.solve_in_scope(wish, fixed, rng);
         self.solver.pop(1);
@@ -102,6 +127,43 @@ impl<'t> PreSolver<'t> {
         // Model values are re-checked concretely: only inputs known to satisfy `pre`
         // may be tested.
         (holds(&self.cancel, &self.tuple.pre, &values) == Some(true)).then_some(values)
+    }
+
+    /// `wish` with one value per class of `pre`'s equated variables: a fixed member's
+    /// (the wish of the class's first member otherwise); `None` when two fixed members
+    /// differ, which only the solver may judge.
+    fn copy_equals(&self, wish: &[Value], fixed: &[usize]) -> Option<Vec<Value>> {
+        if self.equal.is_empty() {
+            return None;
+        }
+        let mut class: Vec<usize> = (0..wish.len()).collect();
+        fn root(class: &mut [usize], mut i: usize) -> usize {
+            while class[i] != i {
+                class[i] = class[class[i]];
+                i = class[i];
+            }
+            i
+        }
+        for &(x, y) in &self.equal {
+            let (rx, ry) = (root(&mut class, x), root(&mut class, y));
+            class[rx.max(ry)] = rx.min(ry);
+        }
+        let mut value: Vec<Option<&Value>> = vec![None; wish.len()];
+        for &f in fixed {
+            let r = root(&mut class, f);
+            match value[r] {
+                Some(v) if v != &wish[f] => return None,
+                _ => value[r] = Some(&wish[f]),
+            }
+        }
+        let mut out = wish.to_vec();
+        for i in 0..wish.len() {
+            let r = root(&mut class, i);
+            // The root is the class's smallest index, so it comes first.
+            let v = *value[r].get_or_insert(&wish[i]);
+            out[i] = v.clone();
+        }
+        Some(out)
     }
 
     fn solve_in_scope(

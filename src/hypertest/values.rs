@@ -4,7 +4,7 @@
 //! the tuple (`if (h == 4242)` is hit by trying 4242, not by luck): branches and leaks
 //! hide there.
 
-use crate::ir::{Expr, ExprKind, Stmt, Tuple, Type};
+use crate::ir::{Expr, ExprKind, Loc, Stmt, Tuple, Type};
 use crate::value::{bv_mask, Value};
 use num_bigint::BigInt;
 use rand::seq::SliceRandom;
@@ -181,5 +181,47 @@ impl Values {
     /// A random wish for every tuple variable.
     pub fn random_input(&self, tuple: &Tuple, rng: &mut ChaCha8Rng) -> Vec<Value> {
         tuple.vars.iter().map(|v| self.random(&v.ty, rng)).collect()
+    }
+}
+
+/// Boolean choices drawn in streaks: at a choice point (a `while (*)`'s guard, an
+/// `if (*)`), now and then a run of `true` whose length is a random number of the tuple
+/// (its constants among them) and then one `false`. A silent `while (*)` that must spin
+/// 300 times is then run 300 times by some test, where fair coin flips never would.
+#[derive(Default)]
+pub struct Streaks {
+    left: std::collections::HashMap<Loc, u64>,
+}
+
+/// The longest streak: well within a run's step limit.
+const MAX_STREAK: u64 = 5_000;
+
+impl Streaks {
+    /// A choice of `ty` at `at`.
+    pub fn choose(&mut self, values: &Values, ty: &Type, at: Loc, rng: &mut ChaCha8Rng) -> Value {
+        if *ty != Type::Bool {
+            return values.random(ty, rng);
+        }
+        match self.left.get_mut(&at) {
+            Some(0) => {
+                self.left.remove(&at);
+                Value::bool(false)
+            }
+            Some(n) => {
+                *n -= 1;
+                Value::bool(true)
+            }
+            None if rng.gen_bool(0.25) => {
+                let n = match values.random(&Type::Int, rng) {
+                    Value::Int { value } => {
+                        u64::try_from(value.magnitude()).unwrap_or(MAX_STREAK).min(MAX_STREAK)
+                    }
+                    _ => 0,
+                };
+                self.left.insert(at, n);
+                self.choose(values, ty, at, rng)
+            }
+            None => values.random(ty, rng),
+        }
     }
 }

@@ -304,3 +304,38 @@ fn patience_is_at_most_a_quarter_of_the_timeout_and_at_least_the_delay() {
     let opts = DecideOptions { timeout: Duration::from_millis(40), ..DecideOptions::default() };
     assert_eq!(opts.schedule().patience, opts.delay);
 }
+
+#[test]
+fn a_follow_up_on_the_first_engines_core_answers_beside_the_second() {
+    // The refuter runs until cancelled; the follow-up, started when the prover gave up,
+    // finds the violation, and its answer must end the race.
+    let out = race_then(
+        &Cancel::new(),
+        &Schedule::after(Duration::ZERO),
+        |_| unknown(Engine::Prove, "gave up"),
+        after_gate(|c| {
+            while !c.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            unknown(Engine::Refute, "cancelled")
+        }),
+        Some(|_: &Cancel| {
+            outcome(Engine::Test, Verdict::Verified { proof: Default::default() }, 1)
+        }),
+    );
+    assert_eq!(out.engine, Engine::Test);
+    // And when the second engine answers, the follow-up is stopped.
+    let out = race_then(
+        &Cancel::new(),
+        &Schedule::after(Duration::ZERO),
+        |_| unknown(Engine::Prove, "gave up"),
+        after_gate(|_| outcome(Engine::Refute, Verdict::Verified { proof: Default::default() }, 1)),
+        Some(|c: &Cancel| {
+            while !c.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            unknown(Engine::Test, "cancelled")
+        }),
+    );
+    assert_eq!(out.engine, Engine::Refute);
+}

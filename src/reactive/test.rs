@@ -10,7 +10,7 @@ use super::prefix::{check, encode_exists, exists_side, terms, Candidate};
 use super::{counterexample, replay};
 use crate::cancel::Cancel;
 use crate::hypertest::inputs::PreSolver;
-use crate::hypertest::values::Values;
+use crate::hypertest::values::{Streaks, Values};
 use crate::hypertest::TestReport;
 use crate::interp::{run_copy_observing, Chooser, Limits, RunEnd};
 use crate::ir::{Loc, Tuple, Type};
@@ -29,11 +29,12 @@ const MAX_STEPS: u64 = 100_000;
 struct Random<'a> {
     values: &'a Values,
     rng: &'a mut ChaCha8Rng,
+    streaks: Streaks,
 }
 
 impl Chooser for Random<'_> {
-    fn choose(&mut self, ty: &Type, _at: Loc) -> Option<Value> {
-        Some(self.values.random(ty, self.rng))
+    fn choose(&mut self, ty: &Type, at: Loc) -> Option<Value> {
+        Some(self.streaks.choose(self.values, ty, at, self.rng))
     }
 }
 
@@ -110,7 +111,8 @@ pub fn campaign(
         let mut reached = bound;
         for (c, _) in tuple.forall_copies() {
             let mut state = init.clone();
-            let mut chooser = Random { values: &values, rng: &mut rng };
+            let mut chooser =
+                Random { values: &values, rng: &mut rng, streaks: Streaks::default() };
             let limits = Limits { max_steps: MAX_STEPS, max_observations: Some(bound as u32) };
             let mut tracker = goals.tracker(c);
             let Ok(run) =

@@ -4,6 +4,7 @@ mod examples;
 mod hypertest_examples;
 mod lang_features;
 mod limits;
+mod portfolio_search;
 mod prove_decides_more;
 mod prove_examples;
 mod prove_fe;
