@@ -18,11 +18,13 @@ use std::collections::BTreeMap;
 use z3::ast::{Ast, Dynamic};
 use z3::SatResult;
 
-/// Explores every ∀ path at loop bound `bound` and asks, per path, for a counterexample.
+/// Explores every ∀ path at loop bound `bound` and asks, per path, for a counterexample;
+/// `merge_all`: every loop-free branch merged, whatever the static path estimate.
 pub(super) fn round(
     tuple: &Tuple,
     bound: u32,
     opts: &RefuteOptions,
+    merge_all: bool,
     cancel: &Cancel,
     stats: &mut Stats,
 ) -> Round {
@@ -41,7 +43,7 @@ pub(super) fn round(
     let mut ctx = Ctx::new(&solver, cancel, bound, opts.limits());
     ctx.summarise_exists = true;
     let all: Vec<usize> = (0..tuple.copies.len()).collect();
-    ctx.merge = crate::symex::should_merge(tuple, &all);
+    ctx.merge = merge_all || crate::symex::should_merge(tuple, &all);
     // Flat sequential branches: the query Z3's `smt` tactic is fast on (`check_merged`).
     let flat = !tuple.copies.iter().any(|c| crate::symex::has_nested_branch(&c.body));
     let mut bound_hit = false;

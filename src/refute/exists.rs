@@ -59,13 +59,16 @@ pub fn exists_run_with(
     let env: Env =
         (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
     let mut last_undecided = None;
-    for bound in bound_schedule(max_bound) {
+    // As in the refuter's rounds: merged everywhere once unmerged paths run out.
+    let mut merge_all = false;
+    let mut bounds = bound_schedule(max_bound).into_iter().peekable();
+    while let Some(&bound) = bounds.peek() {
         let Some(solver) = crate::smt::incremental::IncrementalSolver::new() else {
             return ExistsAnswer::Unknown { reason: "Z3 could not make a solver".into() };
         };
         let mut ctx = Ctx::new(&solver, cancel, bound, super::RefuteOptions::default().limits());
         ctx.summarise_exists = true;
-        ctx.merge = crate::symex::should_merge(tuple, &exists);
+        ctx.merge = merge_all || crate::symex::should_merge(tuple, &exists);
         let mut witness = false;
         // Some summarised path may satisfy post: a larger bound may decide it.
         let mut maybe = false;
@@ -119,6 +122,11 @@ pub fn exists_run_with(
                 reason: "the ∃-run check was cancelled or timed out".into(),
             };
         }
+        if ctx.too_many_paths && !merge_all {
+            merge_all = true;
+            continue;
+        }
+        bounds.next();
         if ctx.too_many_paths {
             return ExistsAnswer::Unknown {
                 reason: format!(

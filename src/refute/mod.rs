@@ -134,8 +134,19 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
             format!("no counterexample with loops unrolled up to {done} times; ")
         }
     };
-    for bound in deepening(opts.max_unroll) {
-        match cex::round(tuple, bound, opts, cancel, stats) {
+    // Unmerged until a round runs out of paths: branches inside loops whose iterations
+    // are forced (no unrolling bound stops them) multiply paths that no static
+    // estimate sees, and merging them makes one path of the lot.
+    let mut merge_all = false;
+    let mut bounds = deepening(opts.max_unroll).peekable();
+    while let Some(&bound) = bounds.peek() {
+        let round = cex::round(tuple, bound, opts, merge_all, cancel, stats);
+        if matches!(round, Round::TooManyPaths) && !merge_all {
+            merge_all = true;
+            continue;
+        }
+        bounds.next();
+        match round {
             Round::Found(cex) => {
                 return match replay_counterexample(tuple, &cex, cancel) {
                     Ok(()) => Verdict::Violated { counterexample: *cex },

@@ -108,6 +108,29 @@ tuple sum_refines {
   post a.s == b.s;
 }
 
+// An ∃ loop of 12 forced iterations, each choosing +1 or +2: 4096 paths unmerged (over
+// the path limit at bound 1), one merged. Sums 12..24 are reachable, 5 is not.
+program any_x {
+  int x, s;
+  s = x;
+}
+program twelve_steps {
+  int i, s;
+  i = 0;
+  s = 0;
+  while (i < 12) {
+    if (*) { s = s + 1; } else { s = s + 2; }
+    i = i + 1;
+  }
+}
+tuple steps_reach_all { forall a: any_x; exists b: twelve_steps; pre true; post a.s == b.s; }
+program in_range {
+  int x, s;
+  assume x >= 12 && x <= 24;
+  s = x;
+}
+tuple steps_reach_range { forall a: in_range; exists b: twelve_steps; pre true; post a.s == b.s; }
+
 // The ∃ copy never terminates when x < 0: those ∀ runs have no ∃ run.
 program same {
   int x, o;
@@ -277,4 +300,14 @@ fn unroll_and_max_paths_flags_reach_the_refuter() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("exhaustive search") && text.contains("at most 4 times"), "{text}");
+}
+
+#[test]
+fn forced_exists_iterations_with_choices_are_merged_when_paths_run_out() {
+    let m = module();
+    let cex = violated(tuple(&m, "steps_reach_all"), &opts(None));
+    let x = int(&cex, 0, "x");
+    assert!(!(12..=24).contains(&x), "{cex:?}");
+    // Every ∀ run is matched within one merged path of the ∃ copy: a proof.
+    exhaustive(tuple(&m, "steps_reach_range"), &opts(None));
 }
