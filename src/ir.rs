@@ -292,6 +292,23 @@ impl Expr {
     pub fn bv(value: u128, width: u32) -> Expr {
         Expr { kind: ExprKind::Bv(value), ty: Type::Bv(width) }
     }
+    /// The number `k` as a literal of `ty`: an integer, or for `bvN` k modulo 2^N (so
+    /// -1 is all ones). `None` for other types.
+    pub fn number(ty: &Type, k: i64) -> Option<Expr> {
+        match ty {
+            Type::Int => Some(Expr::int(k)),
+            Type::Bv(w) => {
+                let mask = if *w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+                Some(Expr::bv((k as i128 as u128) & mask, *w))
+            }
+            _ => None,
+        }
+    }
+    /// Whether values of `ty` are numbers that `+`, `-`, `*` and `<` work on (integers
+    /// and bit-vectors).
+    pub fn numeric(ty: &Type) -> bool {
+        matches!(ty, Type::Int | Type::Bv(_))
+    }
     pub fn negate(e: Expr) -> Expr {
         Expr { kind: ExprKind::Unary(UnOp::Not, Box::new(e)), ty: Type::Bool }
     }

@@ -12,7 +12,11 @@
 //! exit bound (`i <= n || i == old(i)`, which with the guard false gives
 //! `i == max(n, old(i))`), so that copies whose loops run different numbers of times can
 //! be related after their loops (self-composition). Counters stepped by c, |c| >= 2,
-//! keep their distance from the entry a multiple of c (`(i - old(i)) % 2 == 0`).
+//! keep their distance from the entry a multiple of c (`(i - old(i)) % 2 == 0`) when they
+//! are guard counters. Bit-vector variables get the same
+//! atoms as integers (steps read as signed literals, `*` and `-` wrapping, `<` unsigned):
+//! a relation that holds of the integers holds modulo 2^N, and the ones that wrapping
+//! breaks (`x >= old(x)`) fail their check like any other candidate.
 
 use super::loops::Aligned;
 use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, VarId};
@@ -61,6 +65,11 @@ pub fn atoms(
         vs
     };
     let var_expr = |v: VarId| Expr::var(v, tuple.var(v).ty.clone());
+    // `v - old(v)`: how far v moved since the loop point was entered.
+    let moved_from_entry = |v: VarId| {
+        let ty = tuple.var(v).ty.clone();
+        Expr::binary(BinOp::Sub, Expr::var(v, ty.clone()), Expr::var(ghost(v), ty))
+    };
     let same_name = |x: VarId, y: VarId| {
         let (a, b) = (tuple.var(x), tuple.var(y));
         a.name == b.name && a.ty == b.ty
@@ -94,10 +103,12 @@ pub fn atoms(
                 let k = p.count / q.count;
                 for &x in mp.iter() {
                     for &y in mq.iter() {
-                        if same_name(x, y) && tuple.var(x).ty == Type::Int {
-                            let scaled =
-                                Expr::binary(crate::ir::BinOp::Mul, Expr::int(k), var_expr(y));
-                            push(Expr::eq(var_expr(x), scaled), &mut out);
+                        let ty = &tuple.var(x).ty;
+                        if same_name(x, y) && Expr::numeric(ty) {
+                            push(
+                                Expr::eq(var_expr(x), scaled(i64::from(k), var_expr(y))),
+                                &mut out,
+                            );
                         }
                     }
                 }
@@ -121,14 +132,10 @@ pub fn atoms(
                     // Normalised: coprime, the first coefficient positive.
                     let sign = if kx < 0 { -1 } else { 1 };
                     let (kx, ky) = (sign * kx / g, sign * ky / g);
-                    let moved = |v: VarId, k: i64| {
-                        let d =
-                            Expr::binary(BinOp::Sub, var_expr(v), Expr::var(ghost(v), Type::Int));
-                        scaled(k, d)
-                    };
+                    let moved = |v: VarId, k: i64| scaled(k, moved_from_entry(v));
                     // One variable in both copies: the (scaled) equalities mined above
                     // cover it whenever they start true.
-                    if same_name(x, y) {
+                    if same_name(x, y) || tuple.var(x).ty != tuple.var(y).ty {
                         continue;
                     }
                     push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
@@ -146,9 +153,13 @@ pub fn atoms(
             if c.abs() < 2 || !guarded.contains(&x) {
                 continue;
             }
-            let moved = Expr::binary(BinOp::Sub, var_expr(x), Expr::var(ghost(x), Type::Int));
-            let rem = Expr::binary(BinOp::Mod, moved, Expr::int(c.abs()));
-            push(Expr::eq(rem, Expr::int(0)), &mut out);
+            let ty = tuple.var(x).ty.clone();
+            let (Some(modulus), Some(zero)) = (Expr::number(&ty, c.abs()), Expr::number(&ty, 0))
+            else {
+                continue;
+            };
+            let rem = Expr::binary(BinOp::Mod, moved_from_entry(x), modulus);
+            push(Expr::eq(rem, zero), &mut out);
         }
     }
     for al in align {
@@ -159,7 +170,7 @@ pub fn atoms(
                     BinOp::Gt => Some(BinOp::Ge),
                     _ => None,
                 };
-                if let (Some(op), true) = (closed, a.ty == Type::Int) {
+                if let (Some(op), true) = (closed, Expr::numeric(&a.ty)) {
                     push(Expr::binary(op, (**a).clone(), (**b).clone()), &mut out);
                 }
             }
@@ -170,7 +181,10 @@ pub fn atoms(
         // lockstep did bounds what the copies' leftovers start from.
         for (x, c) in counters(tuple, al.body()) {
             let op = if c > 0 { BinOp::Ge } else { BinOp::Le };
-            push(Expr::binary(op, var_expr(x), Expr::var(ghost(x), Type::Int)), &mut out);
+            push(
+                Expr::binary(op, var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone())),
+                &mut out,
+            );
         }
     }
     // Unary atoms serve loops run alone (in exact alignments the relational atoms do,
@@ -179,15 +193,12 @@ pub fn atoms(
         let cs = counters(tuple, al.body());
         for (i, &(x, cx)) in cs.iter().enumerate() {
             for &(y, cy) in &cs[i + 1..] {
-                if cx == cy {
+                if cx == cy || tuple.var(x).ty != tuple.var(y).ty {
                     continue;
                 }
                 let g = num_integer::gcd(cx, cy);
                 let (kx, ky) = (cy / g, cx / g);
-                let moved = |v: VarId, k: i64| {
-                    let d = Expr::binary(BinOp::Sub, var_expr(v), Expr::var(ghost(v), Type::Int));
-                    scaled(k, d)
-                };
+                let moved = |v: VarId, k: i64| scaled(k, moved_from_entry(v));
                 push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
             }
         }
@@ -201,30 +212,33 @@ pub fn atoms(
                 _ => continue,
             };
             let within = Expr::binary(bound, var_expr(x), (**b).clone());
-            let unmoved = Expr::eq(var_expr(x), Expr::var(ghost(x), Type::Int));
+            let unmoved = Expr::eq(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
             push(Expr::binary(BinOp::Or, within, unmoved), &mut out);
         }
     }
     // Preserved differences matter for loops that run alone (their partner copies are
     // not there to relate to); for aligned loops they only cost queries.
     for al in align.iter().filter(|_| align.len() == 1) {
-        let ints: Vec<VarId> = crate::ir::modified_vars(al.body())
+        let numbers: Vec<VarId> = crate::ir::modified_vars(al.body())
             .into_iter()
-            .filter(|v| tuple.var(*v).ty == Type::Int)
+            .filter(|v| Expr::numeric(&tuple.var(*v).ty))
             .collect();
         // Monotone counters: what the loop did bounds the value from one side (an ∃
         // copy stepped after the loop can then make up the difference).
         for (x, c) in counters(tuple, al.body()) {
             let op = if c > 0 { BinOp::Ge } else { BinOp::Le };
-            push(Expr::binary(op, var_expr(x), Expr::var(ghost(x), Type::Int)), &mut out);
+            push(
+                Expr::binary(op, var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone())),
+                &mut out,
+            );
         }
-        for (i, &x) in ints.iter().enumerate() {
-            for &y in &ints[i + 1..] {
+        for (i, &x) in numbers.iter().enumerate() {
+            for &y in numbers[i + 1..].iter().filter(|&&y| tuple.var(y).ty == tuple.var(x).ty) {
                 let now = Expr::binary(BinOp::Sub, var_expr(x), var_expr(y));
                 let old = Expr::binary(
                     BinOp::Sub,
-                    Expr::var(ghost(x), Type::Int),
-                    Expr::var(ghost(y), Type::Int),
+                    Expr::var(ghost(x), tuple.var(x).ty.clone()),
+                    Expr::var(ghost(y), tuple.var(y).ty.clone()),
                 );
                 push(Expr::eq(now, old), &mut out);
             }
@@ -233,12 +247,11 @@ pub fn atoms(
     out
 }
 
-/// `k * e`, or `e` when k is 1.
+/// `k * e` (k a literal of e's type), or `e` when k is 1.
 fn scaled(k: i64, e: Expr) -> Expr {
-    if k == 1 {
-        e
-    } else {
-        Expr::binary(BinOp::Mul, Expr::int(k), e)
+    match Expr::number(&e.ty, k) {
+        Some(lit) if k != 1 => Expr::binary(BinOp::Mul, lit, e),
+        _ => e,
     }
 }
 
@@ -249,7 +262,7 @@ pub fn counters(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, i64)> {
     let mut out = Vec::new();
     for s in body {
         let Stmt::Assign { var, value, .. } = s else { continue };
-        if tuple.var(*var).ty != Type::Int {
+        if !Expr::numeric(&tuple.var(*var).ty) {
             continue;
         }
         let Some(c) = step(*var, value) else { continue };
@@ -268,8 +281,13 @@ pub fn counters(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, i64)> {
 fn step(x: VarId, value: &Expr) -> Option<i64> {
     let ExprKind::Binary(op, a, b) = &value.kind else { return None };
     let is_x = |e: &Expr| matches!(e.kind, ExprKind::Var(v) if v == x);
-    let lit = |e: &Expr| match &e.kind {
-        ExprKind::Int(n) => i64::try_from(n.clone()).ok().filter(|n| n.abs() <= 1 << 20),
+    let lit = |e: &Expr| match (&e.kind, &e.ty) {
+        (ExprKind::Int(n), _) => i64::try_from(n.clone()).ok().filter(|n| n.abs() <= 1 << 20),
+        // A bit-vector step read as signed: `x + #xff` steps by -1.
+        (ExprKind::Bv(v), Type::Bv(w)) if (1..=64).contains(w) => {
+            let signed = ((*v as u64) << (64 - w)) as i64 >> (64 - w);
+            Some(signed).filter(|n| n.abs() <= 1 << 20)
+        }
         _ => None,
     };
     match op {

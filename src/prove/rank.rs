@@ -51,7 +51,7 @@ impl<'t> Prover<'t> {
     /// `guard <==> r > 0`, so that the loop exits exactly when r reaches 0.
     pub(super) fn ranking_atoms(&self, align: &[Aligned<'t>]) -> Vec<Expr> {
         let Some(r) = self.ranking_for(align) else { return Vec::new() };
-        let zero = Expr::int(0);
+        let zero = Expr::number(&r.ty, 0).unwrap_or_else(|| Expr::int(0));
         let mut out = vec![Expr::binary(BinOp::Ge, r.clone(), zero.clone())];
         let cond = align[0].cond();
         if int_bounds(cond).is_empty() {
@@ -82,7 +82,8 @@ impl<'t> Prover<'t> {
             head.vars.insert(VarId(base + v.0), t);
         }
         let at_head = r.map_vars(&|v| if modified.contains(&v) { VarId(base + v.0) } else { v });
-        atoms.push(Expr::binary(BinOp::Ge, at_head.clone(), Expr::int(0)));
+        let zero = Expr::number(&at_head.ty, 0).unwrap_or_else(|| Expr::int(0));
+        atoms.push(Expr::binary(BinOp::Ge, at_head.clone(), zero));
         atoms.push(Expr::binary(BinOp::Lt, r, at_head));
         End::Inv(atoms)
     }
@@ -96,7 +97,10 @@ impl<'t> Prover<'t> {
 /// `b.o - a.o`).
 fn rankings(cond: &Expr, post: &Expr, modified: &[VarId]) -> Vec<Expr> {
     let diff = |x: Expr, y: Expr| Expr::binary(BinOp::Sub, x, y);
-    let plus1 = |e: Expr| Expr::binary(BinOp::Add, e, Expr::int(1));
+    let plus1 = |e: Expr| {
+        let one = Expr::number(&e.ty, 1).unwrap_or_else(|| Expr::int(1));
+        Expr::binary(BinOp::Add, e, one)
+    };
     let mut out = Vec::new();
     for (op, a, b) in int_bounds(cond) {
         let r = match op {
@@ -136,14 +140,20 @@ fn rankings(cond: &Expr, post: &Expr, modified: &[VarId]) -> Vec<Expr> {
     out
 }
 
-/// The guard's integer comparisons `a op b` (op one of `<`, `<=`, `>`, `>=`, `!=`).
+/// The guard's integer comparisons `a op b` (op one of `<`, `<=`, `>`, `>=`, `!=`), and
+/// its unsigned bit-vector comparisons but `!=` (a distance that decreases as an
+/// unsigned number cannot do so forever, so it ranks as well).
 fn int_bounds(cond: &Expr) -> Vec<(BinOp, Expr, Expr)> {
     let mut out = Vec::new();
     for c in cond.conjuncts() {
         let ExprKind::Binary(op, a, b) = &c.kind else { continue };
-        if a.ty != Type::Int
-            || !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Ne)
-        {
+        let ordered = matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+        let fits = match a.ty {
+            Type::Int => ordered || *op == BinOp::Ne,
+            Type::Bv(_) => ordered,
+            _ => false,
+        };
+        if !fits {
             continue;
         }
         out.push((*op, (**a).clone(), (**b).clone()));

@@ -288,3 +288,68 @@ fn loops_stepping_in_ratio_three_align_three_to_one() {
     assert_ne!(invalid, THIRDS);
     assert!(!matches!(run(&invalid, "thirds", false), Verdict::Verified { .. }));
 }
+
+/// Bit-vector loop counters (issue 22): stepped by literals, related across copies and
+/// ranked as unsigned distances, as integer counters are. `wrap` is the invalid twin:
+/// at n = 200 the ∃ copy resets its sum.
+const BV_COUNTERS: &str = "
+program down {
+  bv8 n, i, s;
+  i = n; s = #x00;
+  while (i > #x00) { s = s + #x03; i = i - #x01; }
+}
+program up {
+  bv8 n, j, s;
+  j = #x00; s = #x00;
+  while (j < n) { j = j + #x01; s = s + #x03; }
+}
+program up_reset {
+  bv8 n, j, s;
+  j = #x00; s = #x00;
+  while (j < n) { j = j + #x01; s = s + #x03; }
+  if (n == #xc8) { s = #x00; }
+}
+program double {
+  bv8 n, i, s;
+  i = #x00; s = #x00;
+  while (i < n) { s = s + #x02; i = i + #x01; }
+}
+program once_then_double {
+  bv8 n, i, s;
+  i = #x00; s = #x00;
+  while (i < n) { s = s + #x01; i = i + #x01; }
+  s = s + s;
+}
+program double_wide {
+  bv32 n, i, s;
+  i = #x00000000; s = #x00000000;
+  while (i < n) { s = s + #x00000002; i = i + #x00000001; }
+}
+program halved_wide {
+  bv32 n, i, s;
+  i = #x00000000; s = #x00000000;
+  while (i < n) { s = s + #x00000004; i = i + #x00000002; }
+}
+tuple counts_down_as_up { forall a: down; exists b: up; pre a.n == b.n; post a.s == b.s; }
+tuple wrap { forall a: down; exists b: up_reset; pre a.n == b.n; post a.s == b.s; }
+tuple doubles { forall a: double; exists b: once_then_double; pre a.n == b.n; post a.s == b.s; }
+tuple two_steps {
+  forall a: double_wide; exists b: halved_wide;
+  pre a.n == b.n && a.n < #x00001000 && (a.n & #x00000001) == #x00000000;
+  post a.s == b.s;
+}
+tuple two_steps_odd {
+  forall a: double_wide; exists b: halved_wide;
+  pre a.n == b.n && a.n < #x00001000;
+  post a.s == b.s;
+}
+";
+
+#[test]
+fn bit_vector_loop_counters_are_related_and_ranked() {
+    verified(BV_COUNTERS, "counts_down_as_up");
+    verified(BV_COUNTERS, "doubles");
+    verified(BV_COUNTERS, "two_steps");
+    unknown(BV_COUNTERS, "wrap", false);
+    unknown(BV_COUNTERS, "two_steps_odd", false);
+}
