@@ -27,7 +27,7 @@ pub fn obligations(tuple: &Tuple, cex: &Counterexample) -> (Vec<RecordedObligati
     let mut out = Vec::new();
     let mut missing = Vec::new();
     if tuple.is_reactive() {
-        match crate::reactive::sequential::as_post_tuple(tuple) {
+        match crate::observation::sequential::as_post_tuple(tuple) {
             Some(post) => return obligations(&post, cex),
             None => return temporal_obligations(tuple, cex),
         }
@@ -167,14 +167,14 @@ fn no_exists_prefix(
     forall_obs: &[Vec<Vec<Dynamic>>],
     n: usize,
 ) -> Result<Bool, String> {
-    use crate::reactive::symex::{encode_copy_certified, Part, PastBound};
+    use crate::refute::temporal::symex::{encode_copy_certified, Part, PastBound};
     let encode = |unroll: u32, past: PastBound| -> (Bool, Bool) {
         let enc: Vec<_> = (0..tuple.copies.len())
             .map(|c| match tuple.copies[c].quantifier {
                 crate::ir::Quantifier::Exists => {
                     encode_copy_certified(tuple, c, init, n, unroll, past)
                 }
-                crate::ir::Quantifier::Forall => crate::reactive::prefix::placeholder(),
+                crate::ir::Quantifier::Forall => crate::refute::temporal::prefix::placeholder(),
             })
             .collect();
         let residuals: Vec<Bool> =
@@ -184,7 +184,7 @@ fn no_exists_prefix(
         let witness = match dones {
             Some(parts) => {
                 let mut conj: Vec<Bool> = parts.iter().map(|(_, p)| p.guard.clone()).collect();
-                conj.push(crate::reactive::prefix::phi_all(tuple, n, &|c, i| match parts
+                conj.push(crate::refute::temporal::prefix::phi_all(tuple, n, &|c, i| match parts
                     .iter()
                     .find(|(k, _)| *k == c)
                 {

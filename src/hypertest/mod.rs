@@ -16,6 +16,7 @@ mod exec;
 pub(crate) mod inputs;
 mod search;
 mod shrink;
+pub mod temporal;
 pub(crate) mod values;
 
 pub use coverage::branch_distance;
@@ -130,7 +131,13 @@ pub fn hypertest_runs(
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "test");
     if tuple.is_reactive() {
-        return crate::reactive::test::hypertest(tuple, opts.seed, opts.budget, max_runs, cancel);
+        return crate::hypertest::temporal::hypertest(
+            tuple,
+            opts.seed,
+            opts.budget,
+            max_runs,
+            cancel,
+        );
     }
     let start = Instant::now();
     let report = hypertest_report(tuple, opts, max_runs, cancel);
@@ -159,8 +166,14 @@ pub fn hypertest_report(
     cancel: &Cancel,
 ) -> TestReport {
     if tuple.is_reactive() {
-        // Temporal tuples: observations, not final states (reactive/test.rs).
-        return crate::reactive::test::campaign(tuple, opts.seed, opts.budget, max_runs, cancel);
+        // Temporal tuples: observations, not final states (`hypertest::temporal`).
+        return crate::hypertest::temporal::campaign(
+            tuple,
+            opts.seed,
+            opts.budget,
+            max_runs,
+            cancel,
+        );
     }
     let cancel = cancel.with_timeout(opts.budget);
     search::run(tuple, opts, max_runs, &cancel)

@@ -9,7 +9,6 @@
 mod genpp;
 mod loops;
 mod mine;
-mod observation_graph;
 mod rank;
 mod state;
 mod temporal;
@@ -92,8 +91,8 @@ fn prove_with_pre(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcom
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "prove");
     if tuple.is_reactive() {
-        // Sequential temporal tuples mean `post φ` (reactive/sequential.rs argues why).
-        if let Some(post) = crate::reactive::sequential::as_post_tuple(tuple) {
+        // Sequential temporal tuples mean `post φ` (`observation::sequential` argues why).
+        if let Some(post) = crate::observation::sequential::as_post_tuple(tuple) {
             return prove(&post, opts, cancel);
         }
         return temporal::prove(tuple, opts, cancel);

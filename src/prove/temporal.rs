@@ -2,7 +2,7 @@
 //!
 //! Copies are aligned at their observation points. Each copy's `observe;` statements,
 //! wherever they are (branches, loops, several per iteration), are its *points*, and
-//! the code between two observations its *silent segments* (`observation_graph.rs`):
+//! the code between two observations its *silent segments* (`observation::graph`):
 //! the *first segment* runs from the program's start to observation 1, and from each
 //! point one *step* runs to the next observation, whichever point that is. A copy with
 //! several points gets a ghost point variable `@at` (which point it observed at last),
@@ -45,7 +45,7 @@
 //! product is the lockstep product of the observation graphs with the ∃ strategy
 //! choosing each ∃ copy's edge, and the soundness argument above covers it unchanged:
 //! every ∃ step the proof uses is a real path of the program from one observation to
-//! the next (unfolding observing loops is exact, `observation_graph.rs`), and the
+//! the next (unfolding observing loops is exact, `observation::graph`), and the
 //! point-combination case split only splits on the state before the step, which is
 //! fixed before anything is chosen. `--explain` shows per copy its points, where each
 //! step can go and where it can stay, and the invariant per combination of points.
@@ -73,16 +73,16 @@
 //! the whole ∀ prefix is fixed before the ∃ side chooses, so this is allowed.
 
 use super::genpp::{Cfg, End, Fail, FailKind, Item, Prover, Res};
-use super::observation_graph::{build, point_type, CopyGraph};
 use super::state::{Acc, Kind, Scope, SymState};
 use crate::cancel::Cancel;
 use crate::ir::{BinOp, Expr, ExprKind, Loc, Quantifier, Stmt, Tuple, TupleVar, UnOp, VarId};
+use crate::observation::graph::{build, point_type, CopyGraph};
 use crate::verdict::{Engine, LoopPointProof, Outcome, Proof, Stats, UnknownReason, Verdict};
 use itertools::Itertools;
 use std::time::Instant;
 use z3::ast::Bool;
 
-/// Per copy, its observation graph's segments (`observation_graph.rs`).
+/// Per copy, its observation graph's segments (`observation::graph`).
 pub(super) struct Segments {
     pub(super) first: Vec<Vec<Stmt>>,
     /// Per copy, one step from whichever point it is at: a dispatch over its point

@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 mod cex;
 pub mod exists;
 mod replay;
+pub mod temporal;
 
 pub use replay::replay_counterexample;
 
@@ -75,7 +76,7 @@ pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "refute");
     if tuple.is_reactive() {
-        return crate::reactive::refute(tuple, cancel);
+        return crate::refute::temporal::refute(tuple, cancel);
     }
     let start = Instant::now();
     let mut stats = Stats::default();
@@ -83,13 +84,13 @@ pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
     Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats }
 }
 
-/// The refuter's one-check-per-query pass ([`crate::reactive::refute_light`]): a
+/// The refuter's one-check-per-query pass ([`crate::refute::temporal::refute_light`]): a
 /// definitive outcome for loop-free reactive tuples whose ∃ choices the light
 /// quantifier elimination removes, else `None`.
 pub fn refute_light(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Option<Outcome> {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "refute");
-    crate::reactive::refute_light(tuple, cancel)
+    crate::refute::temporal::refute_light(tuple, cancel)
 }
 
 /// What one round (one loop bound) of the search found.

@@ -25,7 +25,7 @@ pub fn replay_counterexample(
     cancel: &Cancel,
 ) -> Result<(), String> {
     if tuple.is_reactive() {
-        return crate::reactive::replay::replay_report(tuple, cex, cancel);
+        return crate::refute::temporal::replay::replay_report(tuple, cex, cancel);
     }
     let mut state = cex.initial_state(tuple)?;
     match eval_closed(&tuple.pre, &state, cancel) {

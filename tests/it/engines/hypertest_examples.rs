@@ -96,7 +96,7 @@ fn hypertesting_finds_example_violations_and_only_those() {
     }
 }
 
-/// Temporal tuples are tested observation by observation (`reactive::test`, one search
+/// Temporal tuples are tested observation by observation (`hypertest::temporal`, one search
 /// whatever the strategy): the violation is found, and nothing else is.
 fn reactive_example(path: &std::path::Path, expect: Option<Expect>, t: &forex::ir::Tuple) {
     use forex::verdict::Verdict;

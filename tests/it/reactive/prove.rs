@@ -1,6 +1,6 @@
 //! Proving temporal (`always`) tuples for every n (issue 11, item 4): observation-point
 //! alignment with a relational invariant (`prove/temporal.rs`), and sequential tuples
-//! (one `observe;` at the end) proved as their `post` tuple (`reactive/sequential.rs`).
+//! (one `observe;` at the end) proved as their `post` tuple (`observation::sequential`).
 //! Every tuple verified here is argued valid by hand in its comment; the invalid ones
 //! must never be verified.
 

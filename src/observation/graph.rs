@@ -29,27 +29,27 @@ use std::collections::BTreeSet;
 const MAX_STATEMENTS: usize = 4000;
 
 /// One copy's observation points and the silent segments between them.
-pub(super) struct CopyGraph {
+pub(crate) struct CopyGraph {
     /// Where each point's `observe;` is; point k (1-based in texts and in the point
     /// variable) is `points[k - 1]`.
-    pub(super) points: Vec<Loc>,
+    pub(crate) points: Vec<Loc>,
     /// From the program's start to its first observation.
-    pub(super) first: Vec<Stmt>,
+    pub(crate) first: Vec<Stmt>,
     /// Per point, from it to the next observation.
-    pub(super) from: Vec<Vec<Stmt>>,
+    pub(crate) from: Vec<Vec<Stmt>>,
     /// The points the first segment can reach (1-based).
-    pub(super) first_next: BTreeSet<usize>,
+    pub(crate) first_next: BTreeSet<usize>,
     /// Per point, the points its segment can reach, and whether it can come back to
     /// itself without writing anything (a stutter: the same observation again).
-    pub(super) next: Vec<BTreeSet<usize>>,
-    pub(super) stutters: Vec<bool>,
+    pub(crate) next: Vec<BTreeSet<usize>>,
+    pub(crate) stutters: Vec<bool>,
 }
 
 /// Builds the graph of a copy with body `body`; `at` is its point variable, written only
 /// when the copy has several points; `choice` tells the variables that only hold a
 /// choice of the program (`while (*)`'s, named with `@`, which φ cannot mention), whose
 /// havocs do not count as writes for stutters. `Err` says why the copy is refused.
-pub(super) fn build(
+pub(crate) fn build(
     body: &[Stmt],
     at: Option<VarId>,
     choice: &dyn Fn(VarId) -> bool,
@@ -221,7 +221,7 @@ fn branch(cond: &Expr, t: Vec<Stmt>, e: Vec<Stmt>, loc: Loc) -> Vec<Stmt> {
 }
 
 /// The point variable's type.
-pub(super) fn point_type() -> Type {
+pub(crate) fn point_type() -> Type {
     Type::Int
 }
 

@@ -3,19 +3,21 @@
 //! side is checked symbolically ([`prefix::exists_side`] on the concrete observations):
 //! no ∃ prefix with n observations satisfying φ at every index is a violation, which
 //! is replayed like the refuter's before it is reported. Hypercoverage counts branch
-//! outcomes per observation index ([`super::coverage`]).
+//! outcomes per observation index ([`coverage`]).
 
-use super::coverage::ObservationGoals;
-use super::prefix::{check, encode_exists, exists_side, terms, Candidate};
-use super::{counterexample, replay};
+mod coverage;
+
 use crate::cancel::Cancel;
 use crate::hypertest::inputs::PreSolver;
 use crate::hypertest::values::{Streaks, Values};
 use crate::hypertest::TestReport;
 use crate::interp::{run_copy_observing, Chooser, Limits, RunEnd};
 use crate::ir::{Loc, Tuple, Type};
+use crate::refute::temporal::prefix::{check, encode_exists, exists_side, terms, Candidate};
+use crate::refute::temporal::{counterexample, replay, UNROLLS};
 use crate::value::Value;
 use crate::verdict::{Engine, Outcome, Stats, Verdict};
+use coverage::ObservationGoals;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -136,7 +138,7 @@ pub fn campaign(
         for n in 1..=reached {
             let cand = Candidate {
                 n,
-                unroll: super::UNROLLS[0],
+                unroll: UNROLLS[0],
                 init: init.clone(),
                 choices: choices.clone(),
                 observed: observed.iter().map(|o| o.iter().take(n).cloned().collect()).collect(),

@@ -17,12 +17,9 @@ use crate::verdict::{
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-pub mod coverage;
 pub mod prefix;
 pub mod replay;
-pub mod sequential;
 pub mod symex;
-pub mod test;
 
 use prefix::{check_prefix, Candidate, Effort, Prefix};
 
@@ -186,7 +183,7 @@ fn refuter_unknown(reason: UnknownReason) -> Verdict {
 }
 
 /// The report for a replayed candidate.
-fn counterexample(tuple: &Tuple, cand: &Candidate) -> Counterexample {
+pub(crate) fn counterexample(tuple: &Tuple, cand: &Candidate) -> Counterexample {
     let mut copies = Vec::new();
     let mut observations = BTreeMap::new();
     for (c, copy) in tuple.copies.iter().enumerate() {

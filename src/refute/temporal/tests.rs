@@ -217,7 +217,7 @@ pub const ESCALATING_STARTS: [(u32, i64); 7] =
     [(4, 1), (5, 5), (6, 11), (7, 19), (8, 29), (9, 41), (10, 55)];
 
 /// The scaling curve (times are printed, never asserted):
-/// `cargo test --release --lib reactive::tests::escalating_curve -- --ignored --nocapture`.
+/// `cargo test --release --lib refute::temporal::tests::escalating_curve -- --ignored --nocapture`.
 #[test]
 #[ignore = "prints timing; for manual inspection"]
 fn escalating_curve() {
