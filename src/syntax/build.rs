@@ -452,6 +452,16 @@ impl<'s> Builder<'s> {
                     value: self.expr(&k[3])?,
                 }
             }
+            Rule::havoc_store => {
+                let name = k[0].as_str();
+                return Err(self.error(
+                    Diagnostic::new("an array element cannot be chosen with `*`", span(p))
+                        .with_label("nondeterministic store")
+                        .with_hint(format!(
+                            "choose into a variable, then store it: `v = *; {name}[i] = v;`"
+                        )),
+                ));
+            }
             Rule::return_stmt => {
                 return Err(self.error(
                     Diagnostic::new("`return` outside a function", span(p))

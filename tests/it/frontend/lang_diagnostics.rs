@@ -79,6 +79,11 @@ bad!(
     "dims.txt",
     "[forall]\nint[int,int,int] m;\nint x;\nx = 1;\n[post]\nx_0 == 1\n"
 );
+bad!(
+    nondeterministic_array_store,
+    "havoc.fe",
+    "program p {\n  int[] t;\n  int i;\n  t[i] = *;\n}\n"
+);
 bad!(increment_of_bool, "incr.fe", "program p {\n  bool b;\n  b++;\n}\n");
 bad!(string_assigned_to_an_int, "s.fe", "program p {\n  string s;\n  int x;\n  x = s;\n}\n");
 
