@@ -416,18 +416,7 @@ pub fn race_then<F: FnOnce(&Cancel) -> Outcome>(
             // Held while `second` runs: the budget's cores count it.
             let _core = gate.wait();
             let Some(second) = take(&slot) else { return Box::new(|| ()) };
-            // `second`'s engines watch its token once they start work: a lost race
-            // then interrupts its running Z3 query at once.
-            let out = guarded(Engine::Refute, &mine, || second(&mine, &gate));
-            if out.verdict.is_definitive() {
-                theirs.cancel();
-            }
-            // The follow-up only ever runs beside `second`.
-            follower.cancel();
-            // The receiver is gone when the race was already decided.
-            Box::new(move || {
-                let _ = tx.send(out);
-            })
+            run_second(second, &gate, &mine, &theirs, &follower, tx)
         }));
     }
     let a = guarded(Engine::Prove, &first_token, || first(&first_token));
@@ -445,17 +434,12 @@ pub fn race_then<F: FnOnce(&Cancel) -> Outcome>(
         (Some(f), None) => Some(f),
         (Some(f), Some(second)) => match free_core(schedule) {
             Some(core) => {
-                let (mine, follower) = (second_token.clone(), follow_token.clone());
-                let handed_tx = handed_tx.take();
+                let (mine, theirs) = (second_token.clone(), first_token.clone());
+                let follower = follow_token.clone();
+                let tx = handed_tx.take().expect("`second` is handed off once");
                 workers::submit(Box::new(move || {
                     let _core = core;
-                    let out = guarded(Engine::Refute, &mine, || second(&mine, &Gate::opened()));
-                    follower.cancel();
-                    Box::new(move || {
-                        if let Some(tx) = handed_tx {
-                            let _ = tx.send(out);
-                        }
-                    })
+                    run_second(second, &Gate::opened(), &mine, &theirs, &follower, tx)
                 }));
                 Some(f)
             }
@@ -508,6 +492,30 @@ pub fn race_then<F: FnOnce(&Cancel) -> Outcome>(
     };
     out.time = start.elapsed();
     out
+}
+
+/// Runs the race's `second` engine on a worker under `mine`; a definitive answer
+/// cancels the first engine (`theirs`), and any end stops the follow-up, which only
+/// ever runs beside `second`. The answer is sent once the worker is free again.
+fn run_second(
+    second: SecondEngine,
+    gate: &Gate,
+    mine: &Cancel,
+    theirs: &Cancel,
+    follower: &Cancel,
+    tx: mpsc::Sender<Outcome>,
+) -> workers::Done {
+    // `second`'s engines watch its token once they start work: a lost race then
+    // interrupts its running Z3 query at once.
+    let out = guarded(Engine::Refute, mine, || second(mine, gate));
+    if out.verdict.is_definitive() {
+        theirs.cancel();
+    }
+    follower.cancel();
+    // The receiver is gone when the race was already decided.
+    Box::new(move || {
+        let _ = tx.send(out);
+    })
 }
 
 /// A core for the race's second engine while the calling thread keeps working: from

@@ -77,6 +77,20 @@ pub struct TestReport {
 }
 
 impl TestReport {
+    /// A campaign's report before its first test, over `goals` hypercoverage goals.
+    pub fn new(goals: usize) -> TestReport {
+        TestReport {
+            counterexample: None,
+            runs: 0,
+            vacuous: 0,
+            no_run: 0,
+            undecided: 0,
+            covered: 0,
+            goals,
+            stopped: None,
+        }
+    }
+
     /// The hypercoverage reached, as reported data.
     pub fn hypercoverage(&self) -> crate::verdict::Hypercoverage {
         crate::verdict::Hypercoverage { goals: self.goals as u64, hit: self.covered as u64 }

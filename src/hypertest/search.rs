@@ -42,16 +42,7 @@ pub fn run(
         cancel,
         max_runs,
         pre_failures: 0,
-        report: TestReport {
-            counterexample: None,
-            runs: 0,
-            vacuous: 0,
-            no_run: 0,
-            undecided: 0,
-            covered: 0,
-            goals: goals.total,
-            stopped: None,
-        },
+        report: TestReport::new(goals.total),
     };
     match opts.strategy {
         Strategy::Fuzz => s.fuzz(),

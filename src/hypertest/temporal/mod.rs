@@ -88,16 +88,7 @@ pub fn campaign(
     let bound = tuple.observations.unwrap_or(DEFAULT_OBSERVATIONS) as usize;
     let pre = PreSolver::new(tuple, &cancel);
     let mut goals = ObservationGoals::new(tuple, bound);
-    let mut report = TestReport {
-        counterexample: None,
-        runs: 0,
-        vacuous: 0,
-        no_run: 0,
-        undecided: 0,
-        covered: 0,
-        goals: goals.total(),
-        stopped: None,
-    };
+    let mut report = TestReport::new(goals.total());
     while !cancel.is_cancelled() && max_runs.is_none_or(|m| report.runs < m) {
         report.runs += 1;
         report.covered = goals.covered();
