@@ -19,7 +19,10 @@
 //!   through a *summary* (the loop's modified variables havocked, interval facts proved
 //!   inductive by SMT, the guard false) instead of ending as [`End::Exceeded`]; such
 //!   paths are marked [`Path::approximate`]: they over-approximate the real runs, so they
-//!   may show that no ∃ run matches, never that one does.
+//!   may show that no ∃ run matches, never that one does (`summary`).
+//!
+//! Loop-free branches run merged (`merged`) when the static path estimate is large, or
+//! when an unmerged round ran out of paths.
 
 use crate::cancel::Cancel;
 use crate::ir::{Loc, Quantifier, Stmt, Tuple, Type, VarId};
@@ -30,6 +33,13 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 use z3::ast::{Array, Ast, Bool, Dynamic};
 use z3::SatResult;
+
+mod merged;
+mod summary;
+
+use merged::merged_block;
+pub use merged::{path_estimate, should_merge, MERGE_ABOVE_PATHS};
+use summary::through_summary;
 
 /// A symbolic state: the current term of every tuple variable.
 pub type Env = im::HashMap<VarId, Dynamic>;
@@ -562,163 +572,6 @@ fn assume_feasible(ctx: &mut Ctx, path: &mut Path, pushes: &mut u32, c: Bool) {
     }
 }
 
-/// Static estimate of a block's paths (saturating): sequences multiply, branches add, a
-/// loop counts as its body's paths plus the exit (one unrolling).
-pub fn path_estimate(block: &[Stmt]) -> u64 {
-    block.iter().fold(1u64, |acc, s| {
-        let here = match s {
-            Stmt::If { then_branch, else_branch, .. }
-            | Stmt::IfStar { then_branch, else_branch, .. } => {
-                path_estimate(then_branch).saturating_add(path_estimate(else_branch))
-            }
-            Stmt::While { body, .. } => path_estimate(body).saturating_add(1),
-            _ => 1,
-        };
-        acc.saturating_mul(here)
-    })
-}
-
-/// Paths (estimated, product over `copies`) beyond which loop-free branches are merged.
-/// Below it, enumeration is kept: per-path queries are small and prune early, which is
-/// what small programs are fastest with.
-pub const MERGE_ABOVE_PATHS: u64 = 256;
-
-/// Whether exploring `copies` of `tuple` should merge loop-free branches
-/// ([`Ctx::merge`]): when their paths, estimated statically, are many.
-pub fn should_merge(tuple: &Tuple, copies: &[usize]) -> bool {
-    copies.iter().fold(1u64, |acc, &c| acc.saturating_mul(path_estimate(&tuple.copies[c].body)))
-        > MERGE_ABOVE_PATHS
-}
-
-/// Runs the loop-free `block` of `copy` on `path` merged: both branches of every `if`
-/// from the same state, their results joined as `ite` terms on the condition (so the
-/// terms form a DAG linear in the block's size). Choices are logged as
-/// [`SymChoice::Merged`] with the condition under which they are made. Returns the
-/// block's assumptions, each as `reached ⇒ condition`, which the caller adds to the path.
-fn merged_block(tuple: &Tuple, block: &[Stmt], copy: usize, path: &mut Path) -> Merged {
-    let mut out = Merged::default();
-    let env = path.env.clone();
-    path.env = merged(tuple, block, copy, env, &Bool::from_bool(true), path, &mut out);
-    out
-}
-
-/// What a merged region adds to its path besides the new state. (Its joins are `ite`
-/// terms over the shared DAG; naming each join's value with a fresh constant made both
-/// of Z3's kernels slower on the scale families.)
-#[derive(Default)]
-struct Merged {
-    /// The region's `assume`s, each as `reached ⇒ condition`.
-    assumed: Vec<Bool>,
-}
-
-fn merged(
-    tuple: &Tuple,
-    block: &[Stmt],
-    copy: usize,
-    mut env: Env,
-    reached: &Bool,
-    path: &mut Path,
-    out: &mut Merged,
-) -> Env {
-    let exists_side = tuple.copies[copy].quantifier == Quantifier::Exists;
-    for s in block {
-        match s {
-            Stmt::Skip | Stmt::Observe { .. } => {}
-            // Not simplified: a merged term is a DAG that Z3's simplifier would walk
-            // whole at every assignment.
-            Stmt::Assign { var, value, .. } => {
-                let t = encode(value, &lookup(&env));
-                env.insert(*var, t);
-            }
-            Stmt::Store { array, index, value, .. } => {
-                let stored: Dynamic = {
-                    let l = lookup(&env);
-                    let a: Array = l(*array).as_array().expect("checked IR: array store");
-                    a.store(&encode(index, &l), &encode(value, &l)).into()
-                };
-                env.insert(*array, stored);
-            }
-            Stmt::Havoc { var, .. } => {
-                let ty = tuple.var(*var).ty.clone();
-                let c = fresh(&format!("{}!", tuple.var_display(*var)), &ty);
-                log_choice(path, copy, exists_side, &c, ty, reached);
-                env.insert(*var, c);
-            }
-            Stmt::Assume { cond, .. } => {
-                let c = encode_bool(cond, &lookup(&env)).simplify();
-                if c.as_bool() != Some(true) {
-                    out.assumed.push(match reached.as_bool() {
-                        Some(true) => c,
-                        _ => reached.implies(&c),
-                    });
-                }
-            }
-            Stmt::If { cond, then_branch, else_branch, .. } => {
-                let c = encode_bool(cond, &lookup(&env)).simplify();
-                env = merged_if(tuple, &c, then_branch, else_branch, copy, env, reached, path, out);
-            }
-            Stmt::IfStar { then_branch, else_branch, .. } => {
-                let c = fresh("if*", &Type::Bool);
-                log_choice(path, copy, exists_side, &c, Type::Bool, reached);
-                let c = c.as_bool().expect("a Boolean constant");
-                env = merged_if(tuple, &c, then_branch, else_branch, copy, env, reached, path, out);
-            }
-            Stmt::While { .. } => unreachable!("merged blocks are loop-free"),
-        }
-    }
-    env
-}
-
-#[allow(clippy::too_many_arguments)]
-fn merged_if(
-    tuple: &Tuple,
-    c: &Bool,
-    then_branch: &[Stmt],
-    else_branch: &[Stmt],
-    copy: usize,
-    env: Env,
-    reached: &Bool,
-    path: &mut Path,
-    out: &mut Merged,
-) -> Env {
-    if let Some(b) = c.as_bool() {
-        let taken = if b { then_branch } else { else_branch };
-        return merged(tuple, taken, copy, env, reached, path, out);
-    }
-    let under = |extra: Bool| match reached.as_bool() {
-        Some(true) => extra,
-        _ => Bool::and(&[reached, &extra]),
-    };
-    let then_env = merged(tuple, then_branch, copy, env.clone(), &under(c.clone()), path, out);
-    let else_env = merged(tuple, else_branch, copy, env.clone(), &under(c.not()), path, out);
-    let mut changed = BTreeSet::new();
-    modified_vars(then_branch, &mut changed);
-    modified_vars(else_branch, &mut changed);
-    let mut joined = env;
-    for v in changed {
-        let (t, e) = (&then_env[&v], &else_env[&v]);
-        joined.insert(v, if t == e { t.clone() } else { c.ite(t, e) });
-    }
-    joined
-}
-
-/// Logs a merged region's choice: a ∀ copy's as a [`SymChoice::Merged`], an ∃ copy's as
-/// one more constant the ∃ side quantifies.
-fn log_choice(
-    path: &mut Path,
-    copy: usize,
-    exists_side: bool,
-    c: &Dynamic,
-    ty: Type,
-    taken: &Bool,
-) {
-    if exists_side {
-        path.exists_fresh.push(c.clone());
-    } else {
-        path.choices.push((copy, SymChoice::Merged { value: c.clone(), ty, taken: taken.clone() }));
-    }
-}
-
 /// Variables a block may change (assigned, stored into or chosen), nested blocks included.
 pub fn modified_vars(block: &[Stmt], out: &mut BTreeSet<VarId>) {
     for s in block {
@@ -738,124 +591,4 @@ pub fn modified_vars(block: &[Stmt], out: &mut BTreeSet<VarId>) {
             Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } => {}
         }
     }
-}
-
-/// Continues `path` past the ∃ loop `stmt` (at its head) through a summary of all its
-/// further iterations, then runs `rest`. The summary: the loop's modified variables
-/// become fresh ∃ constants constrained by the interval facts proved inductive
-/// ([`inductive_facts`]) and by the guard, the body runs once more from there (the last
-/// iteration), and the guard is false after it. Every terminating run of the loop
-/// from here ends in such a state, so the resulting paths over-approximate the real
-/// ones; they are marked [`Path::approximate`].
-fn through_summary<'a>(
-    ctx: &mut Ctx,
-    tuple: &'a Tuple,
-    stmt: &'a Stmt,
-    copy: usize,
-    rest: Vec<Work<'a>>,
-    path: &Path,
-    on_end: &mut dyn FnMut(&mut Ctx, &Path, End) -> Flow,
-) -> Flow {
-    let Stmt::While { cond, body, .. } = stmt else { unreachable!() };
-    let mut changed = BTreeSet::new();
-    modified_vars(body, &mut changed);
-    let mut after = path.clone();
-    after.approximate = true;
-    for &v in &changed {
-        let ty = tuple.var(v).ty.clone();
-        let f = fresh(&format!("{}~", tuple.var_display(v)), &ty);
-        after.exists_fresh.push(f.clone());
-        after.env.insert(v, f);
-    }
-    let mut facts = inductive_facts(ctx, tuple, stmt, copy, &path.env, &after.env, &changed);
-    if ctx.stopped() {
-        return Flow::Stop;
-    }
-    // The last iteration starts where the guard holds and ends where it fails: one
-    // body run from the fresh state (so that what one iteration can add is bounded, e.g.
-    // `s <= 100` before `s = s + r` with r <= 9 leaves s <= 109).
-    facts.push(encode_bool(cond, &lookup(&after.env)));
-    let facts = and_all(&facts).simplify();
-    branch(ctx, &after, &facts, |ctx, p| {
-        let mut body_work = Vec::new();
-        push_block(&mut body_work, body, copy);
-        let p = p.clone();
-        stacker::maybe_grow(64 * 1024, 1024 * 1024, || {
-            run(ctx, tuple, body_work, p, &mut |ctx, q, end| match end {
-                End::Finished => {
-                    let exit = encode_bool(cond, &lookup(&q.env)).not();
-                    let rest = rest.clone();
-                    branch(ctx, q, &exit, |ctx, r| run(ctx, tuple, rest, r.clone(), on_end))
-                }
-                other => on_end(ctx, q, other),
-            })
-        })
-    })
-}
-
-/// Interval facts `x >= x₀`, `x <= x₀` (x₀: x's value at the loop head now) for the
-/// integer variables the loop changes, kept when inductive: Houdini over the body's
-/// paths, under the solver's current assertions (which only speak of values fixed
-/// before the loop). Any undecided check drops the fact. Bodies with inner loops get no
-/// facts (their paths are not finite).
-fn inductive_facts(
-    ctx: &mut Ctx,
-    tuple: &Tuple,
-    stmt: &Stmt,
-    copy: usize,
-    entry: &Env,
-    head: &Env,
-    changed: &BTreeSet<VarId>,
-) -> Vec<Bool> {
-    let Stmt::While { cond, body, .. } = stmt else { unreachable!() };
-    if crate::ir::has_loop(body) {
-        return Vec::new();
-    }
-    let fact = |env: &Env, v: VarId, upper: bool| -> Option<Bool> {
-        let x = env[&v].as_int()?;
-        let x0 = entry[&v].as_int()?;
-        Some(if upper { x.le(&x0) } else { x.ge(&x0) })
-    };
-    let mut candidates: Vec<(VarId, bool)> = changed
-        .iter()
-        .filter(|v| tuple.var(**v).ty == Type::Int)
-        .flat_map(|&v| [(v, false), (v, true)])
-        .collect();
-    while !candidates.is_empty() {
-        let assumed: Vec<Bool> = candidates
-            .iter()
-            .filter_map(|&(v, up)| fact(head, v, up))
-            .chain(std::iter::once(encode_bool(cond, &lookup(head))))
-            .collect();
-        let mut failing = vec![false; candidates.len()];
-        ctx.solver.push();
-        ctx.solver.assert(and_all(&assumed));
-        let mut work = Vec::new();
-        push_block(&mut work, body, copy);
-        let start = Path { env: head.clone(), ..Path::default() };
-        let flow = run(ctx, tuple, work, start, &mut |ctx, p, _| {
-            for (i, &(v, up)) in candidates.iter().enumerate() {
-                if failing[i] {
-                    continue;
-                }
-                let keeps =
-                    fact(&p.env, v, up).is_some_and(|f| ctx.check(&[f.not()]) == SatResult::Unsat);
-                failing[i] = !keeps;
-            }
-            Flow::Continue
-        });
-        ctx.solver.pop(1);
-        if flow == Flow::Stop || ctx.stopped() {
-            return Vec::new();
-        }
-        if !failing.contains(&true) {
-            break;
-        }
-        let mut i = 0;
-        candidates.retain(|_| {
-            i += 1;
-            !failing[i - 1]
-        });
-    }
-    candidates.iter().filter_map(|&(v, up)| fact(head, v, up)).collect()
 }

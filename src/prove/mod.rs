@@ -7,6 +7,7 @@
 //! and only `Valid` answers count — `unknown` and timeouts make the verdict `unknown`.
 
 mod genpp;
+mod houdini;
 mod loops;
 mod mine;
 mod rank;
