@@ -119,6 +119,9 @@ pub struct Prover<'t> {
     assumes_deferred: bool,
     /// Every candidate attempt in order, one line each (for `--explain` on `unknown`).
     pub tried: Vec<String>,
+    /// Consecution checks read parameters chosen before the loop as universal (a probe for
+    /// invariants that hold whatever the ∃ copies chose, see `houdini`).
+    pub robust: bool,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
@@ -147,6 +150,7 @@ impl<'t> Prover<'t> {
             assumes_at_end: false,
             assumes_deferred: false,
             tried: Vec::new(),
+            robust: false,
         }
     }
 

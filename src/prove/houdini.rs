@@ -104,6 +104,7 @@ impl<'t> Prover<'t> {
             self.quantifier(al.copy) == Quantifier::Exists && super::genpp::has_choice(al.body())
         });
         let mut drop_budget = if chooses { DROP_ONE_BUDGET } else { 0 };
+        let mut robust_tried = false;
         loop {
             // Drop the conjuncts that are not preserved on their own, until none fails.
             if set.len() > 1 && !never_together {
@@ -167,6 +168,18 @@ impl<'t> Prover<'t> {
                 Err(Attempt::Later(f)) => {
                     weaker = params || f.is_unknown();
                     last = Some(f);
+                    // Each conjunct was preserved for some choice of the parameters, but
+                    // the choices that make the loops preserve all of them may be the ones
+                    // that never enter the loops (`i - s == old(i) - old(s)` holds of a
+                    // loop that runs 0 times): keep what is preserved for every choice.
+                    if params && !robust_tried && !self.cancel.is_cancelled() {
+                        robust_tried = true;
+                        let robust = self.robust_subset(cfg, acc, scope, align, &set);
+                        if !robust.is_empty() && robust != set {
+                            set = robust;
+                            continue;
+                        }
+                    }
                     break;
                 }
                 Err(Attempt::Term(f)) => {
@@ -458,6 +471,33 @@ impl<'t> Prover<'t> {
         r.ok().map(|_| failed)
     }
 
+    /// The largest subset of `set` whose consecution holds for every value of the
+    /// parameters chosen before the loops (Houdini with those parameters universal);
+    /// empty when a probe could not run.
+    fn robust_subset(
+        &mut self,
+        cfg: &Cfg<'t>,
+        acc: &Acc,
+        scope: Scope,
+        align: &[Aligned<'t>],
+        set: &[Expr],
+    ) -> Vec<Expr> {
+        let mut set = set.to_vec();
+        let saved = std::mem::replace(&mut self.robust, true);
+        while !set.is_empty() {
+            let Some(failed) = self.probe(cfg, acc, scope, align, &set) else {
+                set.clear();
+                break;
+            };
+            if !failed.iter().any(|f| *f) {
+                break;
+            }
+            set = set.iter().zip(&failed).filter(|(_, f)| !**f).map(|(a, _)| a.clone()).collect();
+        }
+        self.robust = saved;
+        set
+    }
+
     /// The state with fresh symbols for every variable the aligned loops modify.
     /// `head`: loop-head values of a consecution check; otherwise values after the loops.
     fn havoc(
@@ -512,9 +552,11 @@ impl<'t> Prover<'t> {
         // Body choices of ∃ copies must be able to depend on the loop-head state: such
         // checks get a query of their own. Otherwise the check joins the enclosing query,
         // so that parameters chosen before the loop are the same ones.
-        let separate = align.iter().any(|al| {
-            self.quantifier(al.copy) == Quantifier::Exists && super::genpp::has_choice(al.body())
-        });
+        let separate = self.robust
+            || align.iter().any(|al| {
+                self.quantifier(al.copy) == Quantifier::Exists
+                    && super::genpp::has_choice(al.body())
+            });
         let sc = if separate {
             Scope { floor: self.syms.next_id(), conj: false }
         } else {

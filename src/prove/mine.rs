@@ -1,6 +1,7 @@
 //! Mining candidate invariant atoms for one alignment, in priority order: user hints,
 //! pre/post conjuncts over modified variables, equalities of guard variables between
-//! copies, equalities of other modified variables between copies, and linear relations
+//! copies (and `c <==> d` of flag guards of different names), equalities of other
+//! modified variables between copies, and linear relations
 //! `a.v == k * b.v` between copies whose iteration counts differ by the factor k, and
 //! lockstep relations between different guard counters stepped by constants
 //! (`a.i - old(a.i) == 2 * (b.j - old(b.j))` for counts 2:1); then per copy the guard
@@ -13,7 +14,7 @@
 //! `i == max(n, old(i))`), so that copies whose loops run different numbers of times can
 //! be related after their loops (self-composition). Counters stepped by c, |c| >= 2,
 //! keep their distance from the entry a multiple of c (`(i - old(i)) % 2 == 0`) when they
-//! are guard counters. Bit-vector variables get the same
+//! are guard counters or their loop runs alone. Bit-vector variables get the same
 //! atoms as integers (steps read as signed literals, `*` and `-` wrapping, `<` unsigned):
 //! a relation that holds of the integers holds modulo 2^N, and the ones that wrapping
 //! breaks (`x >= old(x)`) fail their check like any other candidate.
@@ -76,6 +77,17 @@ pub fn atoms(
     };
     for (i, a) in align.iter().enumerate() {
         for b in &align[i + 1..] {
+            // The guards agree: what "exit together" asks, for guards of different names
+            // (an ∃ copy's `while (d) { …; d = *; }` following a ∀ `while (c)`).
+            // Only for flag guards: counters' relations say when bounded guards agree.
+            let flag = |al: &Aligned<'_>| {
+                let mut all_bool = true;
+                al.cond().for_each_var(&mut |v| all_bool &= tuple.var(v).ty == Type::Bool);
+                all_bool
+            };
+            if (flag(a) || flag(b)) && a.cond() != b.cond() {
+                push(Expr::binary(BinOp::Iff, a.cond().clone(), b.cond().clone()), &mut out);
+            }
             for x in guard_vars(a) {
                 for y in guard_vars(b) {
                     if same_name(x, y) {
@@ -150,7 +162,9 @@ pub fn atoms(
     for al in align {
         let guarded = guard_vars(al);
         for (x, c) in counters(tuple, al.body()) {
-            if c.abs() < 2 || !guarded.contains(&x) {
+            // Alone, any counter's residue is a fact an ∃ copy after the loop may need
+            // (it matches `s += 3` by a count it picks: prophecy by deferral).
+            if c.abs() < 2 || !(guarded.contains(&x) || align.len() == 1) {
                 continue;
             }
             let ty = tuple.var(x).ty.clone();

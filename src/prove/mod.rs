@@ -10,6 +10,7 @@ mod genpp;
 mod houdini;
 mod loops;
 mod mine;
+mod prophecy;
 mod rank;
 mod state;
 mod temporal;
@@ -57,7 +58,18 @@ fn prove_unrecorded(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outc
     if let Some(outcome) = prove_without_axioms(tuple, opts, cancel) {
         return outcome;
     }
-    prove_with_pre(tuple, opts, cancel)
+    let outcome = prove_with_pre(tuple, opts, cancel);
+    if matches!(&outcome.verdict, Verdict::Unknown { reason } if !matches!(reason, UnknownReason::Cancelled(_)))
+    {
+        if let Some(rewritten) = prophecy::rewrite(tuple) {
+            crate::smt::record::clear();
+            let second = prove_with_pre(&rewritten, opts, cancel);
+            if matches!(second.verdict, Verdict::Verified { .. }) {
+                return second;
+            }
+        }
+    }
+    outcome
 }
 
 /// Quantified conjuncts of `pre` (axioms about library functions, `forall x :: mix(x) >=

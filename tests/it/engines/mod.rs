@@ -10,6 +10,7 @@ mod prove_examples;
 mod prove_fe;
 mod prove_leftovers;
 mod prove_loops;
+mod prove_prophecy;
 mod prove_scale;
 mod prove_temporal;
 mod qe_interrupts;
