@@ -104,6 +104,9 @@ impl QueryEngine {
         let mut params = Vec::new();
         let mut inner = Vec::new();
         let (mut consts, quantified) = free_constants(&phi);
+        // Outer arrays only inside quantifiers (`post forall k :: a.t[k] == b.t[k]`) are
+        // witness candidates too, though not free constants of the query's prefix.
+        let mut arrays_inside = Vec::new();
         if quantified {
             let inside = all_constants(&phi);
             for k in known {
@@ -111,6 +114,10 @@ impl QueryEngine {
                     consts.push(k.clone());
                 }
             }
+            arrays_inside = inside
+                .into_iter()
+                .filter(|c| is_array(c) && !consts.contains(c) && class(c) == Class::A)
+                .collect();
         }
         // Quantifier elimination pays off on linear integer arithmetic only (measured:
         // on bit-vector queries Z3's default MBQI is faster).
@@ -118,11 +125,13 @@ impl QueryEngine {
             .iter()
             .all(|c| matches!(c.get_sort().kind(), z3::SortKind::Int | z3::SortKind::Bool));
         let mut outer_strings = Vec::new();
+        let mut outer_arrays = Vec::new();
         for c in consts {
             match class(&c) {
                 // String literals are nullary applications too: they land here, and are
                 // as good witness candidates as the ∀ side's strings.
                 Class::A if is_string(&c) => outer_strings.push(c),
+                Class::A if is_array(&c) => outer_arrays.push(c),
                 Class::A => {}
                 Class::P => params.push(c),
                 Class::B => inner.push(c),
@@ -130,6 +139,12 @@ impl QueryEngine {
         }
         if params.iter().any(is_string) {
             if let Some(answer) = self.string_witnesses(&phi, &params, &inner, &outer_strings) {
+                return answer;
+            }
+        }
+        outer_arrays.extend(arrays_inside);
+        if params.iter().any(is_array) {
+            if let Some(answer) = self.array_witnesses(&phi, &params, &inner, &outer_arrays) {
                 return answer;
             }
         }
@@ -153,10 +168,14 @@ impl QueryEngine {
         }
         let t0 = std::time::Instant::now();
         let answer = if params.is_empty() {
-            self.solve(&assertion, false)
+            self.solve(&assertion, false, false, None)
         } else {
             let lighter = lighten(&phi, &params, &inner, &assertion);
-            self.solve(&lighter, arithmetic && has_quantifier(&lighter))
+            let quantified = has_quantifier(&lighter);
+            // Array parameters no outer array witnesses: MBQI rarely decides these
+            // (measured: `incomplete (theory array)` at once, or no answer at all).
+            let cap = if params.iter().any(is_array) { Some(ARRAY_PARAM_SLICE) } else { None };
+            self.solve(&lighter, arithmetic && quantified, quantified, cap)
         };
         // A development aid for measuring how Z3 fares with each query shape.
         if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
@@ -179,9 +198,7 @@ impl QueryEngine {
     /// has no candidate terms for it), so before the full query this tries witnesses
     /// built from the ∀ side: every string parameter replaced by one of the outer strings
     /// (∀ values and literals), `""`, or (for a single string parameter) a concatenation
-    /// of two of them. The result is quantifier-free over strings, and its validity
-    /// implies the original's (a witness was exhibited); anything else falls through to
-    /// the full query (`None`), so this never answers `Invalid` or `Unknown`.
+    /// of two of them. See [`QueryEngine::witnesses`].
     fn string_witnesses(
         &mut self,
         phi: &Bool,
@@ -206,9 +223,58 @@ impl QueryEngine {
         } else {
             base
         };
-        // Every combination of candidates, one per string parameter (bounded).
+        let candidates = vec![per_param; strs.len()];
+        self.witnesses(phi, &strs, &candidates, &rest, inner, "string")
+    }
+
+    /// Z3's array theory is incomplete under quantifiers (`(incomplete (theory array))`),
+    /// which an ∃ copy that chooses a whole array (`t = *;`) or stores chosen values
+    /// meets at once. Before the full query this tries every array parameter as one of
+    /// the outer arrays of its sort (the ∀ copies' arrays, initial or final). See
+    /// [`QueryEngine::witnesses`].
+    fn array_witnesses(
+        &mut self,
+        phi: &Bool,
+        params: &[Dynamic],
+        inner: &[Dynamic],
+        outer: &[Dynamic],
+    ) -> Option<Answer> {
+        let (arrays, rest): (Vec<&Dynamic>, Vec<&Dynamic>) =
+            params.iter().partition(|p| is_array(p));
+        let candidates: Vec<Vec<Dynamic>> = arrays
+            .iter()
+            .map(|p| {
+                outer
+                    .iter()
+                    .filter(|o| o.get_sort() == p.get_sort())
+                    .take(MAX_WITNESS_BASE)
+                    .cloned()
+                    .collect()
+            })
+            .collect();
+        if candidates.iter().any(|c| c.is_empty()) {
+            return None;
+        }
+        self.witnesses(phi, &arrays, &candidates, &rest, inner, "array")
+    }
+
+    /// Whether some combination of `candidates` (one list per parameter of `chosen`)
+    /// witnesses `phi`, the other parameters (`rest`) still existential: the query then
+    /// has fewer quantified parameters of a hard sort, and its validity implies the
+    /// original's (a witness was exhibited). Anything else falls through to the full query
+    /// (`None`), so this never answers `Invalid` or `Unknown`.
+    fn witnesses(
+        &mut self,
+        phi: &Bool,
+        chosen: &[&Dynamic],
+        candidates: &[Vec<Dynamic>],
+        rest: &[&Dynamic],
+        inner: &[Dynamic],
+        what: &str,
+    ) -> Option<Answer> {
+        // Every combination of candidates, one per chosen parameter (bounded).
         let mut combos: Vec<Vec<Dynamic>> = vec![Vec::new()];
-        for _ in &strs {
+        for per_param in candidates {
             combos = combos
                 .iter()
                 .flat_map(|c| {
@@ -227,7 +293,7 @@ impl QueryEngine {
         let failures: Vec<Bool> = combos
             .iter()
             .map(|ts| {
-                let subst: Vec<(&Dynamic, &Dynamic)> = strs.iter().copied().zip(ts).collect();
+                let subst: Vec<(&Dynamic, &Dynamic)> = chosen.iter().copied().zip(ts).collect();
                 let fails = phi.substitute(&subst).not();
                 if inner.is_empty() {
                     fails
@@ -246,7 +312,7 @@ impl QueryEngine {
         let slice = cancel.remaining().unwrap_or(DEFAULT_QUERY_CAP).min(WITNESS_SLICE);
         let answer = self.session.check_scoped(&assertion, Some(slice));
         if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
-            eprintln!("smt: {} string witness candidates: {answer:?}", combos.len());
+            eprintln!("smt: {} {what} witness candidates: {answer:?}", combos.len());
         }
         matches!(answer, Sat::Unsat).then_some(Answer::Valid)
     }
@@ -260,7 +326,18 @@ impl QueryEngine {
     /// the default solver's MBQI, but most small ones (hyena0's ORHLE files) MBQI
     /// decides in a fraction of that. Bit-vector and quantifier-free queries go straight
     /// to the session's kernel.
-    fn solve(&mut self, assertion: &Bool, use_qe: bool) -> Answer {
+    ///
+    /// A `quantified` query gets at most a third of the time left (but
+    /// [`QUANTIFIED_FLOOR`]): Z3's MBQI can run without end on a query it cannot decide
+    /// (an invariant over arrays that some ∃ choice would have to anticipate), and the
+    /// prover has other candidates and schedules to try with the rest.
+    fn solve(
+        &mut self,
+        assertion: &Bool,
+        use_qe: bool,
+        quantified: bool,
+        cap: Option<Duration>,
+    ) -> Answer {
         let cancel = self.session.cancel().clone();
         let budget = cancel.remaining().unwrap_or(DEFAULT_QUERY_CAP).min(DEFAULT_QUERY_CAP);
         if budget.is_zero() {
@@ -283,9 +360,15 @@ impl QueryEngine {
                 Sat::Unknown(_) => {}
             }
         }
-        let left = cancel.remaining().unwrap_or(budget).min(budget);
+        let mut left = cancel.remaining().unwrap_or(budget).min(budget);
         if left.is_zero() {
             return Answer::Unknown(stopped(&cancel));
+        }
+        if quantified {
+            left = left.min((left / 3).max(QUANTIFIED_FLOOR));
+        }
+        if let Some(cap) = cap {
+            left = left.min(cap);
         }
         // One solver for the whole run, each query in its own scope. A fresh `Solver`
         // per query paid Z3's non-incremental set-up every time (measured: ~5 ms for a
@@ -324,6 +407,10 @@ fn is_string(c: &Dynamic) -> bool {
     c.as_string().is_some()
 }
 
+fn is_array(c: &Dynamic) -> bool {
+    c.get_sort().kind() == z3::SortKind::Array
+}
+
 /// Z3 resource units (`rlimit`) for the short MBQI try of quantified integer queries.
 /// Measured (the prover's quantified queries, `--engine prove --jobs 1`; median and total
 /// time per query against quantifier elimination first): ForEx suite, 99 queries,
@@ -332,6 +419,12 @@ fn is_string(c: &Dynamic) -> bool {
 /// units left too many to quantifier elimination (ORHLE total 5.36 s), 30,000 and more
 /// spent too long on the queries MBQI does not decide (100,000: ForEx total 649 ms).
 const MBQI_UNITS: u32 = 10_000;
+
+/// The longest a query with array parameters may take once witnesses failed.
+const ARRAY_PARAM_SLICE: Duration = Duration::from_secs(1);
+
+/// The least time a quantified query gets (see [`QueryEngine::solve`]).
+const QUANTIFIED_FLOOR: Duration = Duration::from_secs(1);
 
 /// How long quantified queries try quantifier elimination before the default solver.
 const QE_SLICE: Duration = Duration::from_secs(2);

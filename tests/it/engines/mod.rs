@@ -7,6 +7,7 @@ mod limits;
 mod portfolio_search;
 mod prove_decides_more;
 mod prove_examples;
+mod prove_exists_arrays;
 mod prove_fe;
 mod prove_leftovers;
 mod prove_loops;
