@@ -6,7 +6,8 @@
 //! lockstep relations between different guard counters stepped by constants
 //! (`a.i - old(a.i) == 2 * (b.j - old(b.j))` for counts 2:1); then per copy the guard
 //! weakened to its closure (`x < y` gives `x <= y`), and for a loop that runs alone its
-//! monotone counters (`x >= old(x)`) and preserved differences
+//! monotone variables (`x >= old(x)`, stepped one way in every branch) and preserved
+//! differences
 //! `x - y == old(x) - old(y)`, where `old(v)` is the value on entering the loop point (a
 //! ghost variable, see `ghost`). Per-copy (unary) atoms for a loop run alone: counters
 //! of one body stepped in proportion (`o - old(o) == 2 * (i - old(i))`) and a counter's
@@ -193,7 +194,7 @@ pub fn atoms(
     for al in align.iter().filter(|_| lockstep) {
         // Monotone counters of loops in lockstep (loops alone get them below): what the
         // lockstep did bounds what the copies' leftovers start from.
-        for (x, c) in counters(tuple, al.body()) {
+        for (x, c) in monotone(tuple, al.body()) {
             let op = if c > 0 { BinOp::Ge } else { BinOp::Le };
             push(
                 Expr::binary(op, var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone())),
@@ -239,7 +240,7 @@ pub fn atoms(
             .collect();
         // Monotone counters: what the loop did bounds the value from one side (an ∃
         // copy stepped after the loop can then make up the difference).
-        for (x, c) in counters(tuple, al.body()) {
+        for (x, c) in monotone(tuple, al.body()) {
             let op = if c > 0 { BinOp::Ge } else { BinOp::Le };
             push(
                 Expr::binary(op, var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone())),
@@ -289,6 +290,44 @@ pub fn counters(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, i64)> {
         }
     }
     out
+}
+
+/// The numeric variables a loop body only ever steps by constants of one sign, in any
+/// branch (`if (*) { c = c + 1; }`): the sign of their steps. They move one way only.
+pub fn monotone(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, i64)> {
+    fn walk(body: &[Stmt], steps: &mut Vec<(VarId, Option<i64>)>) {
+        for s in body {
+            let mut note =
+                |v: VarId, step: Option<i64>| match steps.iter_mut().find(|(x, _)| *x == v) {
+                    Some((_, seen)) => {
+                        if seen.zip(step).is_none_or(|(a, b)| a != b) {
+                            *seen = None;
+                        }
+                    }
+                    None => steps.push((v, step)),
+                };
+            match s {
+                Stmt::Assign { var, value, .. } => {
+                    note(*var, step(*var, value).filter(|c| *c != 0).map(i64::signum))
+                }
+                Stmt::Havoc { var, .. } | Stmt::Store { array: var, .. } => note(*var, None),
+                Stmt::If { then_branch, else_branch, .. }
+                | Stmt::IfStar { then_branch, else_branch, .. } => {
+                    walk(then_branch, steps);
+                    walk(else_branch, steps);
+                }
+                Stmt::While { body, .. } => walk(body, steps),
+                Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } => {}
+            }
+        }
+    }
+    let mut steps = Vec::new();
+    walk(body, &mut steps);
+    steps
+        .into_iter()
+        .filter(|(v, _)| Expr::numeric(&tuple.var(*v).ty))
+        .filter_map(|(v, s)| Some((v, s?)))
+        .collect()
 }
 
 /// `c` when `value` is `x + c`, `c + x` or `x - c` for a small literal c.

@@ -353,3 +353,24 @@ fn bit_vector_loop_counters_are_related_and_ranked() {
     unknown(BV_COUNTERS, "wrap", false);
     unknown(BV_COUNTERS, "two_steps_odd", false);
 }
+
+/// A ∀ loop that steps its counter only in branches (`if (*) { c = c + 2; } else { c =
+/// c + 1; }`) still moves it one way: `c >= old(c)` lets an ∃ choice after the loop make
+/// up the difference, and the same for an array index picked after the loop.
+const BRANCH_STEPS: &str = "
+program f { int i, n, c; c = 0; i = 0; while (i < n) { if (*) { c = c + 2; } else { c = c + 1; } i = i + 1; } }
+program g { int[] t; int i, n, c; c = 0; i = 0; while (i < n) { if (*) { c = c + 1; } i = i + 1; } t[c] = 1; }
+program pick { int i, n, c, d; d = *; assume d >= 0; c = d; }
+program pick_positive { int i, n, c, d; d = *; assume d >= 1; c = d; }
+program store { int[] t; int i, n, c, j; j = *; assume j >= 0; t[j] = 1; c = j; }
+tuple catch_up { forall a: f; exists b: pick; post a.c == b.c; }
+tuple catch_up_positive { forall a: f; exists b: pick_positive; post a.c == b.c; }
+tuple store_at { forall a: g; exists b: store; pre a.t == b.t && a.n == b.n; post a.t == b.t && a.c == b.c; }
+";
+
+#[test]
+fn counters_stepped_in_branches_are_monotone() {
+    verified(BRANCH_STEPS, "catch_up");
+    verified(BRANCH_STEPS, "store_at");
+    unknown(BRANCH_STEPS, "catch_up_positive", false);
+}
