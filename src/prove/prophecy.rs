@@ -12,6 +12,11 @@
 //! neither the body nor anything between the choice and the loop reads or writes k. The
 //! original's `assume`s on k move after the loop (with `k = i` there), which is the same
 //! condition because nothing between reads k or writes their other variables.
+//!
+//! The count-down form `k = *; …; while (k > 0) { …; k = k - 1; … }`, k read by nothing
+//! but the guard and its decrement, is rewritten the same way with k counting the
+//! iterations up from 0: a run of n iterations is the original's run that chose `k = n`,
+//! the moved `assume`s see that n, and k is 0 afterwards as in the original.
 
 use super::mine::counters;
 use crate::ir::{BinOp, Expr, ExprKind, Quantifier, Stmt, Tuple, TupleVar, Type, VarId};
@@ -43,7 +48,7 @@ fn rewrite_once(tuple: &mut Tuple, j: usize) -> Option<Vec<Stmt>> {
         if tuple.var(*k).ty != Type::Int {
             continue;
         }
-        let Some((w, i)) = guessed_loop(tuple, &body, h, *k) else { continue };
+        let Some((w, guess)) = guessed_loop(tuple, &body, h, *k) else { continue };
         let between = &body[h + 1..w];
         // Variables written from the choice to the loop's end: an assume moved past them
         // must not read them.
@@ -71,10 +76,25 @@ fn rewrite_once(tuple: &mut Tuple, j: usize) -> Option<Vec<Stmt>> {
         let name = format!("more_{}", tuple.var(*k).name);
         tuple.vars.push(TupleVar { copy: j, name, ty: Type::Bool });
         tuple.copies[j].vars.push(more);
+        let int = |n: i64| Expr::int(n);
+        let k_expr = Expr::var(*k, Type::Int);
         let mut new_body: Vec<Stmt> = loop_body.clone();
+        if guess == Guess::CountDown {
+            // k counts the iterations up instead (nothing else in the body reads it).
+            for st in &mut new_body {
+                if let Stmt::Assign { var, value, .. } = st {
+                    if var == k {
+                        *value = Expr::binary(BinOp::Add, k_expr.clone(), int(1));
+                    }
+                }
+            }
+        }
         new_body.push(Stmt::Havoc { var: more, loc: *wloc });
         let mut out: Vec<Stmt> = body[..h].to_vec();
         out.extend(kept);
+        if guess == Guess::CountDown {
+            out.push(Stmt::Assign { var: *k, value: int(0), loc: *loc });
+        }
         out.push(Stmt::Havoc { var: more, loc: *loc });
         out.push(Stmt::While {
             id: *id,
@@ -82,17 +102,35 @@ fn rewrite_once(tuple: &mut Tuple, j: usize) -> Option<Vec<Stmt>> {
             body: new_body,
             loc: *wloc,
         });
-        out.push(Stmt::Assign { var: *k, value: Expr::var(i, Type::Int), loc: *loc });
+        // k as the original chose it: the count up to which i went, or the number of
+        // iterations counted down; then what the original's loop left in it.
+        if let Guess::UpTo(i) = guess {
+            out.push(Stmt::Assign { var: *k, value: Expr::var(i, Type::Int), loc: *loc });
+        }
         out.extend(moved);
+        if guess == Guess::CountDown {
+            out.push(Stmt::Assign { var: *k, value: int(0), loc: *loc });
+        }
         out.extend(body[w + 1..].iter().cloned());
         return Some(out);
     }
     None
 }
 
-/// The first top-level loop after the choice of k at `h` guarded by `i < k` (or `k > i`)
-/// whose body steps i by 1 and never mentions k: its index and i.
-fn guessed_loop(tuple: &Tuple, body: &[Stmt], h: usize, k: VarId) -> Option<(usize, VarId)> {
+/// How a loop's count depends on the chosen k.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Guess {
+    /// `while (i < k)`, the body stepping i by 1: k is where i ends.
+    UpTo(VarId),
+    /// `while (k > 0)` (or `0 < k`, `k >= 1`, `k != 0`), the body stepping k by -1: k is
+    /// the number of iterations, and 0 after them.
+    CountDown,
+}
+
+/// The first top-level loop after the choice of k at `h`, if its count is all that k
+/// decides: its index and how. The body must step its counter by exactly 1 in one
+/// top-level assignment and not otherwise mention k.
+fn guessed_loop(tuple: &Tuple, body: &[Stmt], h: usize, k: VarId) -> Option<(usize, Guess)> {
     for (w, s) in body.iter().enumerate().skip(h + 1) {
         let Stmt::While { cond, body: lb, .. } = s else {
             if matches!(s, Stmt::Havoc { var, .. } if *var == k) {
@@ -100,17 +138,36 @@ fn guessed_loop(tuple: &Tuple, body: &[Stmt], h: usize, k: VarId) -> Option<(usi
             }
             continue;
         };
-        let i = match &cond.kind {
-            ExprKind::Binary(BinOp::Lt, a, b) if is_var(b, k) => as_var(a)?,
-            ExprKind::Binary(BinOp::Gt, a, b) if is_var(a, k) => as_var(b)?,
+        let zero = |e: &Expr| matches!(&e.kind, ExprKind::Int(n) if *n == 0.into());
+        let one = |e: &Expr| matches!(&e.kind, ExprKind::Int(n) if *n == 1.into());
+        let guess = match &cond.kind {
+            ExprKind::Binary(BinOp::Lt, a, b) if is_var(b, k) && !zero(a) => {
+                Guess::UpTo(as_var(a)?)
+            }
+            ExprKind::Binary(BinOp::Gt, a, b) if is_var(a, k) && !zero(b) => {
+                Guess::UpTo(as_var(b)?)
+            }
+            ExprKind::Binary(BinOp::Gt | BinOp::Ne, a, b) if is_var(a, k) && zero(b) => {
+                Guess::CountDown
+            }
+            ExprKind::Binary(BinOp::Lt, a, b) if is_var(b, k) && zero(a) => Guess::CountDown,
+            ExprKind::Binary(BinOp::Ge, a, b) if is_var(a, k) && one(b) => Guess::CountDown,
             _ => return None,
         };
-        let steps_by_one = counters(tuple, lb).contains(&(i, 1));
-        let ok = i != k
-            && tuple.var(i).ty == Type::Int
-            && steps_by_one
-            && !lb.iter().any(|s| stmt_mentions(s, k));
-        return ok.then_some((w, i));
+        let steps = counters(tuple, lb);
+        let ok = match guess {
+            Guess::UpTo(i) => {
+                i != k
+                    && tuple.var(i).ty == Type::Int
+                    && steps.contains(&(i, 1))
+                    && !lb.iter().any(|s| stmt_mentions(s, k))
+            }
+            // The decrement is the one statement of the body that mentions k.
+            Guess::CountDown => {
+                steps.contains(&(k, -1)) && lb.iter().filter(|s| stmt_mentions(s, k)).count() == 1
+            }
+        };
+        return ok.then_some((w, guess));
     }
     None
 }
@@ -187,6 +244,9 @@ mod tests {
         assert_eq!(out.as_deref(), Some("= H W? = A"));
         let out = rewritten("k = *; i = 0; while (k > i) { s = s + 2; i = i + 1; } x = k;");
         assert_eq!(out.as_deref(), Some("= H W? = ="));
+        // Counting down: k = 0; more = *; while (more) …; assume k >= 2; k = 0;
+        let out = rewritten("k = *; assume k >= 2; while (k > 0) { s = s + 2; k = k - 1; }");
+        assert_eq!(out.as_deref(), Some("= H W? A ="));
     }
 
     #[test]
@@ -202,5 +262,8 @@ mod tests {
         assert_eq!(rewritten("k = *; i = 0; while (i < k) { i = i + 1; i = i + 1; }"), None);
         // Not `i < k`.
         assert_eq!(rewritten("k = *; i = 0; while (i <= k) { i = i + 1; }"), None);
+        // Counting down, the body reads k, or steps it by 2.
+        assert_eq!(rewritten("k = *; while (k > 0) { s = s + k; k = k - 1; }"), None);
+        assert_eq!(rewritten("k = *; while (k > 0) { k = k - 2; }"), None);
     }
 }

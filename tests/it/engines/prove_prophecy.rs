@@ -104,3 +104,38 @@ fn a_count_that_the_loop_body_reads_is_not_rewritten_unsoundly() {
     // the prover does, this invalid tuple (b adds k each time) must not be verified.
     assert_not_verified(&count_before("k", "0", ""));
 }
+
+/// The ∃ copy counts its chosen k down to 0; k is read after the loop in `tail`.
+fn count_down(step: &str, least: &str, tail: &str) -> String {
+    format!(
+        "
+program accf {{
+  int s, x, k; bool c;
+  c = *;
+  while (c) {{ s = s + x; c = *; }}
+  k = 0;
+}}
+program acce {{
+  int s, x, k;
+  k = *;
+  assume k >= {least};
+  while (k > 0) {{ s = s + {step}; k = k - 1; }}
+  {tail}
+}}
+tuple t {{
+  forall a: accf;
+  exists b: acce;
+  pre a.s == b.s && a.x == b.x;
+  post a.s == b.s && a.k == b.k;
+}}"
+    )
+}
+
+#[test]
+fn an_exists_count_down_chosen_up_front_is_decided_at_each_loop_head() {
+    assert_verified(&count_down("x", "0", ""));
+    assert_not_verified(&count_down("x", "1", ""));
+    assert_not_verified(&count_down("x + 1", "0", ""));
+    // k is 0 after the loop, as in the original.
+    assert_not_verified(&count_down("x", "0", "k = k + 1;"));
+}
