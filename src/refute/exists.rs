@@ -59,10 +59,8 @@ pub fn exists_run_with(
     let env: Env =
         (0..state.len()).map(|i| (crate::ir::VarId(i as u32), value_term(&state[i]))).collect();
     let mut last_undecided = None;
-    // As in the refuter's rounds: merged everywhere once unmerged paths run out.
-    let mut merge_all = false;
-    let mut bounds = bound_schedule(max_bound).into_iter().peekable();
-    while let Some(&bound) = bounds.peek() {
+    let mut rounds = super::rounds::Rounds::new(bound_schedule(max_bound).into_iter());
+    while let Some((bound, merge_all)) = rounds.next_round() {
         let Some(solver) = crate::smt::incremental::IncrementalSolver::new() else {
             return ExistsAnswer::Unknown { reason: "Z3 could not make a solver".into() };
         };
@@ -122,11 +120,9 @@ pub fn exists_run_with(
                 reason: "the ∃-run check was cancelled or timed out".into(),
             };
         }
-        if ctx.too_many_paths && !merge_all {
-            merge_all = true;
+        if ctx.too_many_paths && rounds.out_of_paths(bound) {
             continue;
         }
-        bounds.next();
         if ctx.too_many_paths {
             return ExistsAnswer::Unknown {
                 reason: format!(

@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 mod cex;
 pub mod exists;
 mod replay;
+mod rounds;
 pub mod temporal;
 
 pub use replay::replay_counterexample;
@@ -135,18 +136,12 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
             format!("no counterexample with loops unrolled up to {done} times; ")
         }
     };
-    // Unmerged until a round runs out of paths: branches inside loops whose iterations
-    // are forced (no unrolling bound stops them) multiply paths that no static
-    // estimate sees, and merging them makes one path of the lot.
-    let mut merge_all = false;
-    let mut bounds = deepening(opts.max_unroll).peekable();
-    while let Some(&bound) = bounds.peek() {
+    let mut rounds = rounds::Rounds::new(deepening(opts.max_unroll));
+    while let Some((bound, merge_all)) = rounds.next_round() {
         let round = cex::round(tuple, bound, opts, merge_all, cancel, stats);
-        if matches!(round, Round::TooManyPaths) && !merge_all {
-            merge_all = true;
+        if matches!(round, Round::TooManyPaths) && rounds.out_of_paths(bound) {
             continue;
         }
-        bounds.next();
         match round {
             Round::Found(cex) => {
                 return match replay_counterexample(tuple, &cex, cancel) {
