@@ -44,7 +44,10 @@ pub struct ProveOptions {
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let recording = crate::smt::record::scope_with(opts.record, !opts.strategy_only);
+    let start = Instant::now();
     let mut outcome = prove_unrecorded(tuple, opts, cancel);
+    // Every attempt counts (without axioms, with the guesses rewritten, as written).
+    outcome.time = start.elapsed();
     if let Verdict::Verified { proof } = &mut outcome.verdict {
         if opts.record && !proof.recorded.on {
             proof.recorded = crate::smt::record::into_proof(crate::smt::record::take());
@@ -58,18 +61,18 @@ fn prove_unrecorded(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outc
     if let Some(outcome) = prove_without_axioms(tuple, opts, cancel) {
         return outcome;
     }
-    let outcome = prove_with_pre(tuple, opts, cancel);
-    if matches!(&outcome.verdict, Verdict::Unknown { reason } if !matches!(reason, UnknownReason::Cancelled(_)))
-    {
-        if let Some(rewritten) = prophecy::rewrite(tuple) {
-            crate::smt::record::clear();
-            let second = prove_with_pre(&rewritten, opts, cancel);
-            if matches!(second.verdict, Verdict::Verified { .. }) {
-                return second;
-            }
+    // An ∃ copy that guesses a loop's count up front is tried first with the guess made
+    // at each loop head (`prophecy`), in half the time: where it applies, the tuple as
+    // written mostly fails only after a long search (measured: 955 queries against 8).
+    if let Some(rewritten) = prophecy::rewrite(tuple) {
+        let half = cancel.remaining().unwrap_or(AXIOM_FREE_SLICE * 2) / 2;
+        let first = prove_with_pre(&rewritten, opts, &cancel.with_timeout(half));
+        if matches!(first.verdict, Verdict::Verified { .. }) || cancel.is_cancelled() {
+            return first;
         }
+        crate::smt::record::clear();
     }
-    outcome
+    prove_with_pre(tuple, opts, cancel)
 }
 
 /// Quantified conjuncts of `pre` (axioms about library functions, `forall x :: mix(x) >=
