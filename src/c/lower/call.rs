@@ -1,0 +1,323 @@
+//! Calls: defined functions inlined (the IR has no calls), declared ones under their
+//! specs or as uninterpreted tables, and the verifier's `nondet`/`assume` builtins.
+
+use super::{Frame, Lowerer, Span, VarTy};
+use crate::c::ast::{self, DeclTy, ExprKind as K, Function, Ident};
+use crate::c::types::Val;
+use crate::diag::Diagnostic;
+use crate::ir::c::CScalar;
+use crate::ir::{BinOp, Expr, Quantifier, Stmt, VarId};
+use std::collections::HashMap;
+
+impl Lowerer<'_, '_> {
+    pub(super) fn call(
+        &mut self,
+        f: &Ident,
+        args: &[ast::Expr],
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+        discard: bool,
+    ) -> Option<Val> {
+        let loc = self.loc(sp);
+        let name = f.name.as_str();
+        if let Some(t) = nondet_type(name) {
+            if !args.is_empty() {
+                self.err(format!("`{name}` takes no arguments"), sp, "here");
+                return None;
+            }
+            let v = self.fresh("nondet", VarTy::Scalar(t), sp);
+            out.push(Stmt::Havoc { var: v, loc });
+            return Some(self.val_of(v));
+        }
+        if matches!(name, "__VERIFIER_assume" | "assume") {
+            let [a] = args else {
+                self.err(format!("`{name}` takes one condition"), sp, "here");
+                return None;
+            };
+            let v = self.expr(a, out)?;
+            out.push(Stmt::Assume { cond: self.m().truth(&v), loc });
+            return Some(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int });
+        }
+        if self.cx.broken.contains(name) {
+            self.err(
+                format!("`{name}` has errors of its own: it cannot be inlined"),
+                &f.span,
+                "see its errors",
+            );
+            return None;
+        }
+        if let Some(def) = self.cx.functions.get(name).copied() {
+            return self.inline(def, args, sp, out, discard);
+        }
+        if let Some(lib) = self.cx.libraries.get(name).copied() {
+            return self.library(lib, args, sp, out);
+        }
+        self.diags.push(
+            Diagnostic::new(format!("call of `{name}`, which the file neither defines nor declares"), f.span.clone())
+                .with_label("unknown function")
+                .with_hint(format!("define `{name}`, or declare it (`int {name}(int x);`) to make it a library function")),
+        );
+        None
+    }
+
+    /// Arguments converted to the parameters' types; arrays by reference.
+    fn arguments(
+        &mut self,
+        callee: &Function,
+        args: &[ast::Expr],
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Vec<Result<Val, VarId>>> {
+        if args.len() != callee.params.len() {
+            self.err(
+                format!(
+                    "`{}` takes {} argument(s), given {}",
+                    callee.name.name,
+                    callee.params.len(),
+                    args.len()
+                ),
+                sp,
+                "wrong number of arguments",
+            );
+            return None;
+        }
+        let mut vals = Vec::new();
+        for (a, p) in args.iter().zip(&callee.params) {
+            match &p.ty {
+                DeclTy::Array(_, dims) => {
+                    let K::Var(n) = &a.kind else {
+                        self.err("an array parameter takes a named array", &a.span, "not an array");
+                        return None;
+                    };
+                    let Some(v) = self.lookup(n) else {
+                        self.err(format!("unknown variable `{n}`"), &a.span, "not declared");
+                        return None;
+                    };
+                    match &self.types[v.index()] {
+                        VarTy::Array(_, d) if *d as usize == dims.len() => vals.push(Err(v)),
+                        _ => {
+                            self.err(
+                                format!("`{n}` is not an array of {} dimension(s)", dims.len()),
+                                &a.span,
+                                "mismatch",
+                            );
+                            return None;
+                        }
+                    }
+                }
+                DeclTy::Scalar(s) => {
+                    let v = self.expr(a, out)?;
+                    vals.push(Ok(self.m().to(&v, *s)));
+                }
+                DeclTy::Void => return None,
+            }
+        }
+        Some(vals)
+    }
+
+    fn inline(
+        &mut self,
+        f: &Function,
+        args: &[ast::Expr],
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+        discard: bool,
+    ) -> Option<Val> {
+        let loc = self.loc(sp);
+        if let Some(pos) = self.frames.iter().position(|fr| fr.func == f.name.name) {
+            let chain: Vec<&str> = self.frames[pos..].iter().map(|fr| fr.func.as_str()).collect();
+            let msg = if chain.len() == 1 {
+                format!("recursion: {} calls itself", f.name.name)
+            } else {
+                format!("recursion: {} calls {}", chain.join(" calls "), f.name.name)
+            };
+            self.diags.push(
+                Diagnostic::new(msg, sp.clone())
+                    .with_label("recursive call")
+                    .with_hint("calls are inlined; recursive functions are outside the C subset"),
+            );
+            return None;
+        }
+        let vals = self.arguments(f, args, sp, out)?;
+        let prefix = format!("{}::", f.name.name);
+        let mut scope = HashMap::new();
+        let mut assigns = Vec::new();
+        for (p, v) in f.params.iter().zip(vals) {
+            match v {
+                Err(arr) => {
+                    scope.insert(p.name.name.clone(), arr);
+                }
+                Ok(val) => {
+                    let pv = self.var(
+                        &format!("{prefix}{}", p.name.name),
+                        VarTy::Scalar(val.ty),
+                        &p.name.span,
+                    );
+                    assigns.push(Stmt::Assign { var: pv, value: val.e, loc });
+                    scope.insert(p.name.name.clone(), pv);
+                }
+            }
+        }
+        out.extend(assigns);
+        let ret = match f.ret {
+            DeclTy::Scalar(s) => {
+                Some((self.var(&format!("{prefix}ret"), VarTy::Scalar(s), &f.name.span), s))
+            }
+            _ => None,
+        };
+        self.frames.push(Frame {
+            func: f.name.name.clone(),
+            prefix,
+            ret,
+            ret_flag: None,
+            loops: Vec::new(),
+            scopes: vec![scope, HashMap::new()],
+            decl_count: HashMap::new(),
+        });
+        let body = self.seq(f.body.as_deref().unwrap_or(&[]), true);
+        let frame = self.frames.pop().expect("frame");
+        if let Some(flag) = frame.ret_flag {
+            out.push(Stmt::Assign { var: flag, value: Expr::bool(false), loc });
+        }
+        out.extend(body);
+        let (r, s) = ret?;
+        if discard {
+            return Some(self.val_of(r));
+        }
+        // The result is copied: a later call of the same function reuses its variables.
+        let t = self.fresh(&f.name.name, VarTy::Scalar(s), sp);
+        out.push(Stmt::Assign {
+            var: t,
+            value: Expr::var(r, self.vars[r.index()].ty.clone()),
+            loc,
+        });
+        Some(self.val_of(t))
+    }
+
+    /// A call of a function that is only declared: under its spec for this side, or the
+    /// uninterpreted table.
+    fn library(
+        &mut self,
+        f: &Function,
+        args: &[ast::Expr],
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Val> {
+        let loc = self.loc(sp);
+        let vals = self.arguments(f, args, sp, out)?;
+        let mut scalars = Vec::new();
+        for v in vals {
+            match v {
+                Ok(v) => scalars.push(v),
+                Err(_) => {
+                    self.err(
+                        "library functions with array parameters are not supported",
+                        sp,
+                        "array argument",
+                    );
+                    return None;
+                }
+            }
+        }
+        let ret = match f.ret {
+            DeclTy::Scalar(s) => s,
+            _ => return Some(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int }),
+        };
+        let name = f.name.name.clone();
+        let (own, other) = match self.side {
+            Quantifier::Forall => (
+                self.cx.aspecs.get(name.as_str()).copied(),
+                self.cx.especs.get(name.as_str()).copied(),
+            ),
+            Quantifier::Exists => (
+                self.cx.especs.get(name.as_str()).copied(),
+                self.cx.aspecs.get(name.as_str()).copied(),
+            ),
+        };
+        if let Some(spec) = own {
+            let mut env: HashMap<String, Val> = HashMap::new();
+            for (p, v) in spec.params.iter().zip(&scalars) {
+                env.insert(p.name.clone(), v.clone());
+            }
+            let existential = self.side == Quantifier::Exists && !spec.choice_vars.is_empty();
+            for c in &spec.choice_vars {
+                let v =
+                    self.fresh(&format!("{name}.{}", c.name), VarTy::Scalar(CScalar::Int), &c.span);
+                out.push(Stmt::Havoc { var: v, loc });
+                env.insert(c.name.clone(), self.val_of(v));
+            }
+            let pre = match &spec.pre {
+                Some(p) => Some(self.spec_formula(p, &env, None)?),
+                None => None,
+            };
+            let r = self.fresh(&name, VarTy::Scalar(ret), sp);
+            let rv = self.val_of(r);
+            let post = match &spec.post {
+                Some(p) => Some(self.spec_formula(p, &env, Some(&rv))?),
+                None => None,
+            };
+            if existential || self.side == Quantifier::Exists {
+                // ∃ side: the choices satisfy pre, the result satisfies post.
+                if let Some(p) = pre {
+                    out.push(Stmt::Assume { cond: p, loc });
+                }
+                out.push(Stmt::Havoc { var: r, loc });
+                if let Some(q) = post {
+                    out.push(Stmt::Assume { cond: q, loc });
+                }
+            } else {
+                out.push(Stmt::Havoc { var: r, loc });
+                let cond = match (pre, post) {
+                    (Some(p), Some(q)) => Some(Expr::binary(BinOp::Implies, p, q)),
+                    (None, Some(q)) => Some(q),
+                    _ => None,
+                };
+                if let Some(c) = cond {
+                    out.push(Stmt::Assume { cond: c, loc });
+                }
+            }
+            return Some(rv);
+        }
+        if other.is_some() {
+            // A spec for the other side only: this side's result is any value.
+            let r = self.fresh(&name, VarTy::Scalar(ret), sp);
+            out.push(Stmt::Havoc { var: r, loc });
+            return Some(self.val_of(r));
+        }
+        let table = self.table(f, sp);
+        let idxs: Vec<Expr> = scalars.iter().map(|v| self.m().as_int(v)).collect();
+        if idxs.is_empty() {
+            return Some(self.val_of(table));
+        }
+        Some(self.select(table, &idxs, ret))
+    }
+
+    /// The uninterpreted table of library function `f` (a scalar for no arguments).
+    pub fn table(&mut self, f: &Function, sp: &Span) -> VarId {
+        let ret = match f.ret {
+            DeclTy::Scalar(s) => s,
+            _ => CScalar::Int,
+        };
+        let n = f.params.len() as u32;
+        let ty = if n == 0 { VarTy::Scalar(ret) } else { VarTy::Array(ret, n) };
+        let v = self.var(&f.name.name, ty, sp);
+        self.tables.insert(f.name.name.clone(), v);
+        v
+    }
+}
+
+/// The `__VERIFIER_nondet_*` functions and their types.
+pub fn nondet_type(name: &str) -> Option<CScalar> {
+    Some(match name.strip_prefix("__VERIFIER_nondet_")? {
+        "int" => CScalar::Int,
+        "uint" | "unsigned" => CScalar::UInt,
+        "long" => CScalar::Long,
+        "ulong" => CScalar::ULong,
+        "short" => CScalar::Short,
+        "ushort" => CScalar::UShort,
+        "char" => CScalar::Char,
+        "uchar" => CScalar::UChar,
+        "bool" | "_Bool" => CScalar::Bool,
+        _ => return None,
+    })
+}

@@ -1,0 +1,330 @@
+//! C functions → IR programs: block scoping (distinct IR names `x#2` for a second `x`),
+//! calls inlined (`f::x`, arrays by reference, recursion an error), `return`/`break`/
+//! `continue` lowered to flags guarding the rest (`$return`, `$break1`, …; tail returns
+//! need none), side effects in C's order with temporaries (`$t1`), short-circuit and `?:`
+//! operands with effects or division guards lowered to `if`, division by zero (and
+//! `INT_MIN / -1`, out-of-range shifts) as guarded `assume`s, library calls under their
+//! specs or as uninterpreted tables, and formulas (`pre`/`post`/hints) over tuple copies.
+//!
+//! The lowering is split by what it reads: `stmt` (statements, scopes and the flags
+//! for jumps), `expr` (C's values, effects in order, guarded arithmetic), `call`
+//! (inlining and library calls) and `formula` (annotation formulas); this file holds
+//! the lowerer's state, its variables and scopes, and the per-function entry.
+
+mod call;
+mod expr;
+mod formula;
+mod stmt;
+
+pub use call::nondet_type;
+pub use formula::{Binding, FormulaEnv};
+
+use super::ast::{self, DeclTy, Function, Ident};
+use super::types::{Model, Val};
+use crate::diag::{Diagnostic, LineIndex};
+use crate::ir::c::CScalar;
+use crate::ir::{self, BinOp, Expr, Loc, Quantifier, Stmt, Type, VarDecl, VarId};
+use std::collections::HashMap;
+
+pub type Span = std::ops::Range<usize>;
+
+/// The C type of an IR variable of a lowered program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarTy {
+    Scalar(CScalar),
+    /// Element type and number of dimensions.
+    Array(CScalar, u32),
+}
+
+/// A lowered function: the IR program and what formulas need to name its variables.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    pub program: ir::Program,
+    pub types: Vec<VarTy>,
+    /// C names of the top-level function → IR variables (several: ambiguous in formulas).
+    pub names: HashMap<String, Vec<VarId>>,
+    /// Uninterpreted library tables: function name → variable.
+    pub tables: HashMap<String, VarId>,
+}
+
+/// Everything lowering needs to know about the file.
+pub struct Context<'a> {
+    pub src: &'a str,
+    pub lines: LineIndex,
+    pub model: Model,
+    pub functions: HashMap<String, &'a Function>,
+    pub libraries: HashMap<String, &'a Function>,
+    pub aspecs: HashMap<String, &'a ast::Spec>,
+    pub especs: HashMap<String, &'a ast::Spec>,
+    /// Functions with errors of their own (not inlined: their errors are reported there).
+    pub broken: std::collections::HashSet<String>,
+}
+
+impl Context<'_> {
+    pub fn loc(&self, offset: usize) -> Loc {
+        self.lines.loc(self.src, offset)
+    }
+}
+
+#[derive(Default)]
+struct LoopCtx {
+    brk: Option<VarId>,
+    cont: Option<VarId>,
+}
+
+struct Frame {
+    func: String,
+    prefix: String,
+    ret: Option<(VarId, CScalar)>,
+    ret_flag: Option<VarId>,
+    loops: Vec<LoopCtx>,
+    scopes: Vec<HashMap<String, VarId>>,
+    decl_count: HashMap<String, u32>,
+}
+
+pub struct Lowerer<'c, 'a> {
+    cx: &'c Context<'a>,
+    side: Quantifier,
+    vars: Vec<VarDecl>,
+    types: Vec<VarTy>,
+    index: HashMap<String, VarId>,
+    names: HashMap<String, Vec<VarId>>,
+    tables: HashMap<String, VarId>,
+    frames: Vec<Frame>,
+    counter: u32,
+    pub diags: Vec<Diagnostic>,
+}
+
+fn not(e: Expr) -> Expr {
+    Expr::negate(e)
+}
+
+fn and(a: Expr, b: Expr) -> Expr {
+    Expr::binary(BinOp::And, a, b)
+}
+
+fn or(a: Expr, b: Expr) -> Expr {
+    Expr::binary(BinOp::Or, a, b)
+}
+
+impl<'c, 'a> Lowerer<'c, 'a> {
+    pub fn new(cx: &'c Context<'a>, side: Quantifier) -> Self {
+        Lowerer {
+            cx,
+            side,
+            vars: Vec::new(),
+            types: Vec::new(),
+            index: HashMap::new(),
+            names: HashMap::new(),
+            tables: HashMap::new(),
+            frames: Vec::new(),
+            counter: 0,
+            diags: Vec::new(),
+        }
+    }
+
+    fn err(&mut self, msg: impl Into<String>, sp: &Span, label: &str) {
+        self.diags.push(Diagnostic::new(msg, sp.clone()).with_label(label));
+    }
+
+    fn loc(&self, sp: &Span) -> Loc {
+        self.cx.loc(sp.start)
+    }
+
+    fn m(&self) -> Model {
+        self.cx.model
+    }
+
+    /// The variable named `name` (made on first use with type `ty`).
+    fn var(&mut self, name: &str, ty: VarTy, at: &Span) -> VarId {
+        if let Some(v) = self.index.get(name) {
+            return *v;
+        }
+        let ir_ty = match &ty {
+            VarTy::Scalar(s) => self.m().ir(*s),
+            VarTy::Array(e, d) => {
+                let mut t = self.m().ir(*e);
+                for _ in 0..*d {
+                    t = Type::Array(Box::new(t));
+                }
+                t
+            }
+        };
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(VarDecl { name: name.to_string(), ty: ir_ty, loc: self.loc(at) });
+        self.types.push(ty);
+        self.index.insert(name.to_string(), id);
+        id
+    }
+
+    fn fresh(&mut self, base: &str, ty: VarTy, at: &Span) -> VarId {
+        self.counter += 1;
+        let name = format!("${base}{}", self.counter);
+        self.var(&name, ty, at)
+    }
+
+    fn scalar_of(&self, v: VarId) -> Option<CScalar> {
+        match self.types[v.index()] {
+            VarTy::Scalar(s) => Some(s),
+            VarTy::Array(..) => None,
+        }
+    }
+
+    fn val_of(&self, v: VarId) -> Val {
+        let s = self.scalar_of(v).unwrap_or(CScalar::Int);
+        Val { e: Expr::var(v, self.vars[v.index()].ty.clone()), ty: s }
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("inside a function")
+    }
+
+    fn lookup(&self, name: &str) -> Option<VarId> {
+        let f = self.frames.last()?;
+        f.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    /// Declares C name `name` in the current scope: its IR variable.
+    fn declare(&mut self, name: &Ident, ty: VarTy) -> VarId {
+        let top = self.frames.len() == 1;
+        let f = self.frames.last_mut().expect("frame");
+        let k = f.decl_count.entry(name.name.clone()).or_insert(0);
+        *k += 1;
+        let k = *k;
+        let prefix = f.prefix.clone();
+        let ret_same = k == 1 && name.name == "ret" && f.ret.is_some() && top;
+        let v = if ret_same {
+            f.ret.map(|r| r.0).unwrap_or(VarId(0))
+        } else {
+            let ir_name = if k == 1 {
+                format!("{prefix}{}", name.name)
+            } else {
+                format!("{prefix}{}#{k}", name.name)
+            };
+            self.var(&ir_name, ty, &name.span)
+        };
+        let f = self.frames.last_mut().expect("frame");
+        f.scopes.last_mut().expect("scope").insert(name.name.clone(), v);
+        if top {
+            let list = self.names.entry(name.name.clone()).or_default();
+            if !list.contains(&v) {
+                list.push(v);
+            }
+        }
+        v
+    }
+
+    pub fn model(&self) -> Model {
+        self.cx.model
+    }
+
+    /// The number of IR variables so far.
+    pub fn var_count(&self) -> usize {
+        self.vars.len()
+    }
+
+    /// Lowers `f` as a program of a copy quantified by `side`.
+    pub fn program(mut self, f: &Function) -> Result<Lowered, Vec<Diagnostic>> {
+        let ret = match f.ret {
+            DeclTy::Scalar(s) => Some(s),
+            _ => None,
+        };
+        self.frames.push(Frame {
+            func: f.name.name.clone(),
+            prefix: String::new(),
+            ret: None,
+            ret_flag: None,
+            loops: Vec::new(),
+            scopes: vec![HashMap::new()],
+            decl_count: HashMap::new(),
+        });
+        if ret.is_some() && f.params.iter().any(|p| p.name.name == "ret") {
+            self.err(
+                "a parameter named `ret` clashes with the returned value `ret`",
+                &f.name.span,
+                "rename the parameter",
+            );
+        }
+        for p in &f.params {
+            self.declare(&p.name, decl_var_ty(&p.ty));
+        }
+        if let Some(s) = ret {
+            let v = self.var("ret", VarTy::Scalar(s), &f.name.span);
+            self.names.entry("ret".into()).or_default().push(v);
+            self.frame().ret = Some((v, s));
+        }
+        let body = f.body.as_deref().unwrap_or(&[]);
+        let mut out = self.block_stmts(body, true);
+        if let Some(flag) = self.frame().ret_flag {
+            out.insert(
+                0,
+                Stmt::Assign { var: flag, value: Expr::bool(false), loc: self.loc(&f.span) },
+            );
+        }
+        self.frames.pop();
+        if !self.diags.is_empty() {
+            return Err(self.diags);
+        }
+        let mut next = 0;
+        ir::renumber_loops(&mut out, &mut next);
+        if too_deep(&out).is_some() {
+            return Err(vec![Diagnostic::new(
+                format!(
+                    "`{}` nests too deeply once lowered (more than {} levels)",
+                    f.name.name,
+                    ir::MAX_DEPTH
+                ),
+                f.name.span.clone(),
+            )
+            .with_label("too deep")]);
+        }
+        Ok(Lowered {
+            program: ir::Program {
+                name: f.name.name.clone(),
+                vars: self.vars,
+                body: out,
+                loc: self.cx.loc(f.span.start),
+            },
+            types: self.types,
+            names: self.names,
+            tables: self.tables,
+        })
+    }
+}
+
+pub fn decl_var_ty(t: &DeclTy) -> VarTy {
+    match t {
+        DeclTy::Scalar(s) => VarTy::Scalar(*s),
+        DeclTy::Array(e, d) => VarTy::Array(*e, d.len() as u32),
+        DeclTy::Void => VarTy::Scalar(CScalar::Int),
+    }
+}
+
+/// Whether a lowered body exceeds `ir::MAX_DEPTH` (statements or expressions).
+fn too_deep(b: &[Stmt]) -> Option<()> {
+    fn go(b: &[Stmt], d: usize) -> bool {
+        if d > ir::MAX_DEPTH {
+            return true;
+        }
+        b.iter().any(|s| match s {
+            Stmt::Assign { value, .. } => d + ir::expr_depth(value) > ir::MAX_DEPTH,
+            Stmt::Store { index, value, .. } => {
+                d + ir::expr_depth(index).max(ir::expr_depth(value)) > ir::MAX_DEPTH
+            }
+            Stmt::Assume { cond, .. } => d + ir::expr_depth(cond) > ir::MAX_DEPTH,
+            Stmt::If { cond, then_branch, else_branch, .. } => {
+                d + ir::expr_depth(cond) > ir::MAX_DEPTH
+                    || go(then_branch, d + 1)
+                    || go(else_branch, d + 1)
+            }
+            Stmt::IfStar { then_branch, else_branch, .. } => {
+                go(then_branch, d + 1) || go(else_branch, d + 1)
+            }
+            Stmt::While { cond, body, .. } => {
+                d + ir::expr_depth(cond) > ir::MAX_DEPTH || go(body, d + 1)
+            }
+            _ => false,
+        })
+    }
+    go(b, 0).then_some(())
+}
