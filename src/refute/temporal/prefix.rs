@@ -393,9 +393,13 @@ fn eliminated(
 /// The QSAT tries of [`exists_forall`]: each one's time limit, then the time for the
 /// counterexample-guided rounds that follow it. The sum bounds the time spent before
 /// the rounds go on alone (a QSAT answer has been seen to take up to 2 s, on hyena0's
-/// `loop-refinement`; rounds on `no_primes_above_31397` about 3.5 s).
+/// `loop-refinement`). `no_primes_above_31397` needs exactly 65 rounds of 45–70 ms
+/// (2.8–4.5 s): with 4 s for them, a loaded machine tipped it into the 3 s QSAT try,
+/// which never answers there (measured under load, 4 runs each: 6.0–11.3 s with 4 s,
+/// 6.1–7.4 s with 8 s; hyena0's folder with `--engine refute --jobs 1` gave the same
+/// verdicts either way).
 const QSAT_SCHEDULE: [(Duration, Duration); 2] = [
-    (Duration::from_millis(500), Duration::from_secs(4)),
+    (Duration::from_millis(500), Duration::from_secs(8)),
     (Duration::from_secs(3), Duration::ZERO),
 ];
 
