@@ -6,4 +6,5 @@ pub mod brute;
 pub mod build;
 pub mod cgen;
 pub mod corpus;
+pub mod fe;
 pub mod gen;

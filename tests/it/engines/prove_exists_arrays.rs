@@ -3,26 +3,15 @@
 //! copies' arrays as witnesses first. Each valid tuple has invalid twins that must not be
 //! verified.
 
-use forex::cancel::Cancel;
-use forex::frontend::{load_source, InputFormat};
-use forex::prove::{prove, ProveOptions};
+use crate::common::fe::prove_first;
 use forex::verdict::Verdict;
-use std::time::Duration;
-
-fn prove_fe(src: &str) -> Verdict {
-    let m = load_source("t.fe", src.as_bytes(), InputFormat::Fe)
-        .unwrap_or_else(|d| panic!("does not load: {d:?}"));
-    let tuple = m.tuples.into_iter().next().expect("one tuple");
-    let cancel = Cancel::new().with_timeout(Duration::from_secs(30));
-    prove(&tuple, &ProveOptions::default(), &cancel).verdict
-}
 
 fn verified(src: &str) -> bool {
-    matches!(prove_fe(src), Verdict::Verified { .. })
+    matches!(prove_first(src, 30), Verdict::Verified { .. })
 }
 
-/// Both copies sum `n` elements of their array; `havoc_a`/`havoc_b` say whether each
-/// chooses its array first; b adds `term` per element.
+/// Both copies sum `n` elements of their array; `havoc_a` says whether a chooses its array
+/// first (b always does); b adds `term` per element.
 fn sums(havoc_a: bool, term: &str, pre: &str) -> String {
     let choose = |on: bool| if on { "t = *;" } else { "" };
     format!(

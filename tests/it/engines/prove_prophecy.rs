@@ -3,27 +3,16 @@
 //! before a loop that must run in lockstep with a ∀ loop whose count is chosen as it
 //! runs. Each valid tuple has invalid twins that the prover must not verify.
 
-use forex::cancel::Cancel;
-use forex::frontend::{load_source, InputFormat};
-use forex::prove::{prove, ProveOptions};
+use crate::common::fe::prove_first;
 use forex::verdict::Verdict;
-use std::time::Duration;
-
-fn prove_fe(src: &str) -> Verdict {
-    let m = load_source("t.fe", src.as_bytes(), InputFormat::Fe)
-        .unwrap_or_else(|d| panic!("does not load: {d:?}"));
-    let tuple = m.tuples.into_iter().next().expect("one tuple");
-    let cancel = Cancel::new().with_timeout(Duration::from_secs(60));
-    prove(&tuple, &ProveOptions::default(), &cancel).verdict
-}
 
 fn assert_verified(src: &str) {
-    let v = prove_fe(src);
+    let v = prove_first(src, 60);
     assert!(matches!(v, Verdict::Verified { .. }), "expected verified, got {v:?}");
 }
 
 fn assert_not_verified(src: &str) {
-    let v = prove_fe(src);
+    let v = prove_first(src, 60);
     assert!(matches!(v, Verdict::Unknown { .. }), "expected unknown, got {v:?}");
 }
 
