@@ -111,12 +111,7 @@ impl<'t> Prover<'t> {
                 let failed = self.probe(cfg, acc, scope, align, &set);
                 if let Some(failed) = failed {
                     if failed.iter().any(|f| *f) {
-                        set = set
-                            .iter()
-                            .zip(&failed)
-                            .filter(|(_, f)| !**f)
-                            .map(|(a, _)| a.clone())
-                            .collect();
+                        set = preserved(&set, &failed);
                         continue;
                     }
                 }
@@ -492,7 +487,7 @@ impl<'t> Prover<'t> {
             if !failed.iter().any(|f| *f) {
                 break;
             }
-            set = set.iter().zip(&failed).filter(|(_, f)| !**f).map(|(a, _)| a.clone()).collect();
+            set = preserved(&set, &failed);
         }
         self.robust = saved;
         set
@@ -589,6 +584,11 @@ impl<'t> Prover<'t> {
         let r = r?;
         Ok(if separate { acc.clone() } else { r })
     }
+}
+
+/// The conjuncts of `set` that a probe did not mark as failed.
+fn preserved(set: &[Expr], failed: &[bool]) -> Vec<Expr> {
+    set.iter().zip(failed).filter(|(_, f)| !**f).map(|(a, _)| a.clone()).collect()
 }
 
 /// How informative a failed candidate is for the reason: not preserved beats not ending

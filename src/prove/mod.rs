@@ -65,14 +65,34 @@ fn prove_unrecorded(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outc
     // at each loop head (`prophecy`), in half the time: where it applies, the tuple as
     // written mostly fails only after a long search (measured: 955 queries against 8).
     if let Some(rewritten) = prophecy::rewrite(tuple) {
-        let half = cancel.remaining().unwrap_or(AXIOM_FREE_SLICE * 2) / 2;
-        let first = prove_with_pre(&rewritten, opts, &cancel.with_timeout(half));
-        if matches!(first.verdict, Verdict::Verified { .. }) || cancel.is_cancelled() {
-            return first;
+        match prove_first_in_half(&rewritten, opts, cancel, None) {
+            Ok(proved) => return proved,
+            Err(first) if cancel.is_cancelled() => return *first,
+            Err(_) => {}
         }
-        crate::smt::record::clear();
     }
     prove_with_pre(tuple, opts, cancel)
+}
+
+/// A variant of the tuple whose proof proves it (a weaker `pre`, an ∃ copy with fewer
+/// runs), tried in half the time left (at most `cap`): `Ok` with its proof, or `Err`
+/// with its other outcome, recorded obligations cleared for the attempt that follows.
+fn prove_first_in_half(
+    variant: &Tuple,
+    opts: &ProveOptions,
+    cancel: &Cancel,
+    cap: Option<std::time::Duration>,
+) -> Result<Outcome, Box<Outcome>> {
+    let mut half = cancel.remaining().unwrap_or(AXIOM_FREE_SLICE * 2) / 2;
+    if let Some(cap) = cap {
+        half = half.min(cap);
+    }
+    let outcome = prove_with_pre(variant, opts, &cancel.with_timeout(half));
+    if matches!(outcome.verdict, Verdict::Verified { .. }) {
+        return Ok(outcome);
+    }
+    crate::smt::record::clear();
+    Err(Box::new(outcome))
 }
 
 /// Quantified conjuncts of `pre` (axioms about library functions, `forall x :: mix(x) >=
@@ -91,13 +111,7 @@ fn prove_without_axioms(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> 
     let mut weaker = tuple.clone();
     weaker.pre =
         kept.into_iter().reduce(|a, b| Expr::binary(BinOp::And, a, b)).unwrap_or(Expr::bool(true));
-    let half = cancel.remaining().unwrap_or(AXIOM_FREE_SLICE * 2) / 2;
-    let outcome = prove_with_pre(&weaker, opts, &cancel.with_timeout(half.min(AXIOM_FREE_SLICE)));
-    if matches!(outcome.verdict, Verdict::Verified { .. }) {
-        return Some(outcome);
-    }
-    crate::smt::record::clear();
-    None
+    prove_first_in_half(&weaker, opts, cancel, Some(AXIOM_FREE_SLICE)).ok()
 }
 
 /// The longest first attempt without `pre`'s quantified conjuncts.
