@@ -86,10 +86,12 @@ fn address_space_low() -> bool {
 }
 
 /// The default ceiling (MB): three quarters of physical memory and of the control
-/// group's memory limit, and a third of what the address-space and data limits leave
-/// beyond the memory already mapped and [`UNCOUNTED_MB`]. A third: the process maps
-/// about 2.5 times what Z3 counts (measured on a bit-vector division tuple: 860 MB
-/// mapped, 350 MB resident).
+/// group's memory limit, and a quarter of what the address-space and data limits leave
+/// beyond the memory already mapped and [`UNCOUNTED_MB`]. A quarter: the process maps
+/// several times what Z3 counts, how many varying with the engine threads alive at
+/// once (bit-vector division tuple under `ulimit -v` 1 GB: with a third, 160 MB, the
+/// peak was 650-875 MB mapped, and once, in a loaded test run, an allocation inside Z3
+/// failed and aborted the process; with a quarter, 120 MB, 630-800 MB).
 pub fn default_ceiling_mb() -> u64 {
     let mut mb = physical_mb().map_or(8 * 1024, |p| p * 3 / 4);
     if let Some(cg) = cgroup_limit_mb() {
@@ -98,7 +100,7 @@ pub fn default_ceiling_mb() -> u64 {
     let mapped = mapped_mb().unwrap_or(0);
     for resource in [libc::RLIMIT_AS, libc::RLIMIT_DATA] {
         if let Some(limit) = rlimit_mb(resource) {
-            mb = mb.min(limit.saturating_sub(mapped + UNCOUNTED_MB) / 3);
+            mb = mb.min(limit.saturating_sub(mapped + UNCOUNTED_MB) / 4);
         }
     }
     mb
