@@ -317,7 +317,19 @@ impl<'t> Prover<'t> {
         })?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
         let mut next = cfg.clone();
-        let exit = self.havoc(&cfg.st, scope, align, false);
+        // Where a lockstep stops depends on the ∃ loops' guards; when those depend on
+        // choices (parameters of this query, or choices in the ∃ bodies), a ∀ copy's
+        // values there are universal inside the query, so that no parameter is chosen
+        // knowing them. Chosen knowing them, a parameter could pick the ∃ run under which
+        // the ∀ values at the stop are impossible, and prove anything about them.
+        let midway = lockstep
+            && align.iter().any(|al| self.quantifier(al.copy) == Quantifier::Exists)
+            && (self.syms.params_since(scope.floor)
+                || align.iter().any(|al| {
+                    self.quantifier(al.copy) == Quantifier::Exists
+                        && super::genpp::has_choice(al.body())
+                }));
+        let exit = self.havoc(&cfg.st, scope, align, false, midway);
         next.st = exit;
         let inv = next.st.eval_all(&atoms);
         next.st.pc.push_back(inv);
@@ -495,18 +507,22 @@ impl<'t> Prover<'t> {
 
     /// The state with fresh symbols for every variable the aligned loops modify.
     /// `head`: loop-head values of a consecution check; otherwise values after the loops.
+    /// `midway`: the loops stop in lockstep when the first guard fails, so a ∀ copy's
+    /// values there are not its loop's final values but depend on the ∃ copies.
     fn havoc(
         &mut self,
         st: &SymState,
         scope: Scope,
         align: &[Aligned<'t>],
         head: bool,
+        midway: bool,
     ) -> SymState {
         let mut out = st.clone();
         for al in align {
             let forall = self.quantifier(al.copy) == Quantifier::Forall;
             let kind = match (head, forall) {
                 (true, _) => Kind::Head,
+                (false, true) if midway => Kind::Midway,
                 (false, true) => Kind::Univ,
                 (false, false) => Kind::ExHavoc,
             };
@@ -525,7 +541,7 @@ impl<'t> Prover<'t> {
             return Ok(());
         }
         let scope = Scope { floor: self.syms.next_id(), conj: false };
-        let mut h = self.havoc(&cfg.st, scope, align, true);
+        let mut h = self.havoc(&cfg.st, scope, align, true, false);
         h.pc.push_back(h.eval_all(atoms));
         let g0 = h.eval_bool(align[0].cond());
         let same: Vec<Bool> = align[1..].iter().map(|al| h.eval_bool(al.cond()).iff(&g0)).collect();
@@ -557,7 +573,7 @@ impl<'t> Prover<'t> {
         } else {
             Scope { floor: scope.floor, conj: true }
         };
-        let mut h = self.havoc(&cfg.st, sc, align, true);
+        let mut h = self.havoc(&cfg.st, sc, align, true, false);
         h.pc.push_back(h.eval_all(hyp));
         let goal = self.with_ranking(&mut h, align, goal);
         for al in align {

@@ -19,6 +19,10 @@ pub enum Kind {
     Param,
     /// An ∃-side value after a loop (its invariant describes it).
     ExHavoc,
+    /// A ∀-side value where a lockstep with ∃ loops stopped: how far the ∀ loop got
+    /// depends on when the ∃ loops stopped, so on the ∃ choices, and a parameter must
+    /// not be chosen knowing it.
+    Midway,
     /// A loop-head value in a consecution check of its own.
     Head,
 }
@@ -60,7 +64,7 @@ impl Syms {
             match kind {
                 Kind::Univ | Kind::Head => Class::A,
                 Kind::Param => Class::P,
-                Kind::ExHavoc => Class::B,
+                Kind::ExHavoc | Kind::Midway => Class::B,
             }
         };
         self.info.insert(sym.clone(), (id, class));

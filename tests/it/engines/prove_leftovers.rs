@@ -105,3 +105,26 @@ fn the_invalid_twins_are_not_verified() {
     not_verified(&mono(4, "0", "o = o + 2;", true));
     not_verified(&mono(2, "0", "o = o + i;", true));
 }
+
+/// A ∀ copy counts x down to 0 (s = x); the ∃ copy picks a count (`if (*)` or `k = *`
+/// bounded by `assume`) and counts it down in lockstep. Where the lockstep stops depends
+/// on the ∃ choice, so the ∀ values there must not be known to it: known, it could pick
+/// the run under which the ∀ values at the stop are impossible and prove the tuple
+/// vacuously (the prover said `verified` on all of these once; a.s reaches 2 or 100001).
+fn choice_then_lockstep(choice: &str, pre: &str) -> String {
+    format!(
+        "
+program down {{ int x, s; s = 0; while (x > 0) {{ x = x - 1; s = s + 1; }} }}
+program up {{ int k, s; {choice} s = 0; while (k > 0) {{ k = k - 1; s = s + 1; }} }}
+tuple t {{ forall a: down; exists c: up; pre {pre}; post a.s == c.s; }}"
+    )
+}
+
+#[test]
+fn an_exists_choice_does_not_see_where_a_lockstep_stops() {
+    not_verified(&choice_then_lockstep("if (*) { k = 0; } else { k = 1; }", "a.x == 2"));
+    not_verified(&choice_then_lockstep("k = *; assume k <= 100000;", "a.x == 100001"));
+    not_verified(&choice_then_lockstep("k = *; assume k <= 1;", "true"));
+    // The valid twin: the ∃ copy may pick any count.
+    verified(&choice_then_lockstep("k = *;", "true"));
+}
