@@ -125,6 +125,14 @@ fn deepening(max: Option<u32>) -> Box<dyn Iterator<Item = u32>> {
     }
 }
 
+/// A query limit four times `limit` for asking an undecided round again, capped at half
+/// the time left; `None` when that is not longer than `limit` or no deadline is set (an
+/// engine without a deadline keeps its limit: it would otherwise never give up).
+fn longer_queries(limit: Duration, cancel: &Cancel) -> Option<Duration> {
+    let longer = (limit * 4).min(cancel.remaining()? / 2);
+    (longer > limit && !cancel.is_cancelled()).then_some(longer)
+}
+
 fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stats) -> Verdict {
     let mut last_unknown = None;
     let mut incomplete = false;
@@ -137,8 +145,18 @@ fn search(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel, stats: &mut Stat
         }
     };
     let mut rounds = rounds::Rounds::new(deepening(opts.max_unroll));
+    let mut opts = opts.clone();
     while let Some((bound, merge_all)) = rounds.next_round() {
-        let round = cex::round(tuple, bound, opts, merge_all, cancel, stats);
+        let mut round = cex::round(tuple, bound, &opts, merge_all, cancel, stats);
+        // Deeper rounds re-ask an undecided query and more, so the same round is asked
+        // again with longer queries while the time left allows (a merged 2,000-branch
+        // chain's query takes more than the first 2 s; the prover may have said it is
+        // not valid, and only this search can show how).
+        while let Round::None { unknown: Some(_), .. } = &round {
+            let Some(longer) = longer_queries(opts.query_timeout, cancel) else { break };
+            opts.query_timeout = longer;
+            round = cex::round(tuple, bound, &opts, merge_all, cancel, stats);
+        }
         if matches!(round, Round::TooManyPaths) && rounds.out_of_paths(bound) {
             continue;
         }

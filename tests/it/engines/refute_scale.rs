@@ -117,3 +117,22 @@ fn hypertesting_a_2000_arm_chain_samples_its_goals_and_runs() {
     let cov = out.stats.hypercoverage.expect("hypercoverage is reported");
     assert!(cov.goals > 0 && cov.goals <= 20_000, "a bounded sample of goals: {}", cov.goals);
 }
+
+/// A 2000-arm chain whose arms compute `l + c`, leaking `h` ten arms before its end: the
+/// merged query takes longer than the refuter's first query limit (2 s), and the round
+/// is asked again with longer queries while the time allows (before: `unknown`, "some
+/// paths were undecided by the solver").
+#[test]
+fn an_undecided_round_is_asked_again_with_longer_queries() {
+    let n = 2000;
+    let mut s = String::from("program p {\n  int h, l, o;\n");
+    for i in 0..n {
+        let kw = if i == 0 { "  if" } else { "  } else if" };
+        let rhs = if i + 10 == n { "h".to_string() } else { format!("l + {}", i * 7 % 13) };
+        let _ = writeln!(s, "{kw} (l == {i}) {{ o = {rhs};");
+    }
+    s += "  } else { o = 0; }\n}\ntuple t = ni(p, low: [l], high: [h], out: [o]);\n";
+    let m = module(&s);
+    let cex = violated(only(&m));
+    assert_eq!(cex.copies[0].initial["l"], Value::int(n as i64 - 10), "the leaking arm");
+}
