@@ -374,3 +374,35 @@ fn counters_stepped_in_branches_are_monotone() {
     verified(BRANCH_STEPS, "store_at");
     unknown(BRANCH_STEPS, "catch_up_positive", false);
 }
+
+/// Loops alone that need a fact their guard and steps imply (issue 22, found by probing):
+/// the bound a count-down by c leaves (`i >= 1` stepped by -1 ends at `i >= 0`), the
+/// parity of a sum stepped by 2 or 4 in different branches, and a step through a
+/// variable set to a literal earlier in the body (`k = 1; r = r + k;`).
+const LOOPS_ALONE: &str = "
+program down { int h, i; i = h; while (i >= 1) { i = i - 1; } }
+program down2 { int h, i; i = h; while (i >= 2) { i = i - 2; } }
+program evens { int s; s = 0; while (*) { if (*) { s = s + 2; } else { s = s + 4; } } }
+program odds { int s; s = 0; while (*) { if (*) { s = s + 2; } else { s = s + 3; } } }
+program even { int s; s = *; assume s % 2 == 0; }
+program via { int n, k, r; r = 0; while (r < n) { k = 1; r = r + k; } }
+program via2 { int n, k, r; r = 0; while (r < n) { k = 2; r = r + k; } }
+tuple down_ends_at_zero { forall a: down; pre a.h >= 0; post a.i == 0; }
+tuple down_ends_at_one { forall a: down; pre a.h >= 0; post a.i == 1; }
+tuple down2_parity { forall a: down2; pre a.h >= 0; post a.i == a.h % 2; }
+tuple down2_wrong { forall a: down2; pre a.h >= 0; post a.i == 0; }
+tuple even_sums_refine { forall a: evens; exists b: even; post a.s == b.s; }
+tuple odd_sums_do_not { forall a: odds; exists b: even; post a.s == b.s; }
+tuple step_via_literal { forall a: via; post a.r == max(a.n, 0); }
+tuple step_via_two { forall a: via2; post a.r == max(a.n, 0); }
+";
+
+#[test]
+fn loops_alone_get_bounds_parity_and_literal_steps() {
+    for valid in ["down_ends_at_zero", "down2_parity", "even_sums_refine", "step_via_literal"] {
+        verified(LOOPS_ALONE, valid);
+    }
+    for invalid in ["down_ends_at_one", "down2_wrong", "odd_sums_do_not", "step_via_two"] {
+        unknown(LOOPS_ALONE, invalid, false);
+    }
+}
