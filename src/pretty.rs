@@ -1,7 +1,7 @@
 //! Prints IR expressions back in `.fe` syntax, for proofs, reasons and counterexamples.
 //! Parenthesises every compound operand, so the text reparses to the same tree.
 
-use crate::ir::{BoundId, Expr, ExprKind, Quantifier, Tuple, Type, UnOp, VarId};
+use crate::ir::{BinOp, BoundId, Expr, ExprKind, Quantifier, Tuple, Type, UnOp, VarId};
 use crate::value::Value;
 use std::fmt::Write;
 
@@ -25,6 +25,22 @@ pub fn tuple_expr_with(tuple: &Tuple, e: &Expr, name: &dyn Fn(VarId) -> String) 
         return expr_with(&fold_closed(e), name);
     }
     expr_with(e, name)
+}
+
+/// A conjunction of `atoms` as `.fe` text (`true` when empty), each conjunct that binds
+/// more loosely than `&&` bracketed, so that `a && (b || c)` does not read `a && b || c`.
+pub fn conjunction_with(tuple: &Tuple, atoms: &[Expr], name: &dyn Fn(VarId) -> String) -> String {
+    if atoms.is_empty() {
+        return "true".into();
+    }
+    let text = |a: &Expr| {
+        let t = tuple_expr_with(tuple, a, name);
+        match &a.kind {
+            ExprKind::Binary(BinOp::Or | BinOp::Implies | BinOp::Iff, ..) => format!("({t})"),
+            _ => t,
+        }
+    };
+    atoms.iter().map(text).collect::<Vec<_>>().join(" && ")
 }
 
 /// `e` with every variable-free, quantifier-free scalar subexpression replaced by its

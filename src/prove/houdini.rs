@@ -399,19 +399,15 @@ impl<'t> Prover<'t> {
     }
 
     fn inv_text(&self, atoms: &[Expr]) -> String {
-        if atoms.is_empty() {
-            "true".into()
-        } else {
-            let n = self.tuple.vars.len() as u32;
-            let name = |v: VarId| {
-                if v.0 < n {
-                    self.tuple.var_display(v)
-                } else {
-                    format!("old({})", self.tuple.var_display(VarId(v.0 % n)))
-                }
-            };
-            atoms.iter().map(|a| crate::pretty::tuple_expr_with(self.tuple, a, &name)).join(" && ")
-        }
+        let n = self.tuple.vars.len() as u32;
+        let name = |v: VarId| {
+            if v.0 < n {
+                self.tuple.var_display(v)
+            } else {
+                format!("old({})", self.tuple.var_display(VarId(v.0 % n)))
+            }
+        };
+        crate::pretty::conjunction_with(self.tuple, atoms, &name)
     }
 
     /// Records a proved loop point; one that runs leftovers of a lockstep says so.

@@ -244,8 +244,9 @@ pub fn atoms(
                 BinOp::Ge if step < 0 => (BinOp::Ge, step),
                 _ => continue,
             };
-            let edge = match (slack, Expr::number(&b.ty, slack)) {
-                (0, _) => (**b).clone(),
+            let edge = match (&b.kind, Expr::number(&b.ty, slack)) {
+                _ if slack == 0 => (**b).clone(),
+                (ExprKind::Int(n), _) => Expr::int(n.clone() + slack),
                 (_, Some(k)) if tuple.var(x).ty == Type::Int => {
                     Expr::binary(BinOp::Add, (**b).clone(), k)
                 }

@@ -262,18 +262,7 @@ pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Out
 }
 
 fn invariant_text(tuple: &Tuple, atoms: &[Expr]) -> String {
-    if atoms.is_empty() {
-        return "true".into();
-    }
-    let text = |a: &Expr| {
-        let t = crate::pretty::tuple_expr(tuple, a);
-        // Conjuncts binding more loosely than `&&` are bracketed.
-        match &a.kind {
-            ExprKind::Binary(BinOp::Or | BinOp::Implies | BinOp::Iff, ..) => format!("({t})"),
-            _ => t,
-        }
-    };
-    atoms.iter().map(text).join(" && ")
+    crate::pretty::conjunction_with(tuple, atoms, &|v| tuple.var_display(v))
 }
 
 /// Houdini over the candidates: the largest jointly initial prefix-closed set, then

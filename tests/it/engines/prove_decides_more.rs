@@ -406,3 +406,11 @@ fn loops_alone_get_bounds_parity_and_literal_steps() {
         unknown(LOOPS_ALONE, invalid, false);
     }
 }
+
+#[test]
+fn a_disjunctive_conjunct_of_an_invariant_is_bracketed() {
+    // `a && (b || c)` printed `a && b || c` once, which reads as `(a && b) || c`.
+    let proof = verified(LOOPS_ALONE, "down_ends_at_zero");
+    let inv = &proof.loop_points[0].invariant;
+    assert!(inv.contains("((a.i >= 0) || (a.i == old(a.i)))"), "{inv}");
+}
