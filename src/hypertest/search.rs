@@ -91,6 +91,12 @@ impl Search<'_> {
                 Some(input)
             }
             None => {
+                // Out of memory, Z3 fails every repair at once, and asking again only
+                // grows the process (measured: 1 GB of address space a second).
+                if crate::smt::memory::out_of_memory() {
+                    self.report.stopped = Some(crate::smt::session::Why::MemoryOut.to_string());
+                    return None;
+                }
                 self.pre_failures += 1;
                 if self.pre_failures >= MAX_PRE_FAILURES {
                     self.report.stopped =
