@@ -117,6 +117,38 @@ fn prove_without_axioms(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> 
 /// The longest first attempt without `pre`'s quantified conjuncts.
 const AXIOM_FREE_SLICE: std::time::Duration = std::time::Duration::from_secs(30);
 
+/// For each variable, the first variable `pre` equates it with through top-level
+/// conjuncts `x == y` (itself if none): such variables start with one symbol. The
+/// initial states are the same (pre keeps the conjunct), but two copies of one program
+/// then compute one term instead of two that only the solver can show equal (NI over a
+/// 3000-arm chain: 21.5 s for the postcondition's query, see the commit log).
+fn equated_initial_values(tuple: &Tuple) -> Vec<crate::ir::VarId> {
+    use crate::ir::{ExprKind, VarId};
+    let mut rep: Vec<VarId> = (0..tuple.vars.len() as u32).map(VarId).collect();
+    fn find(rep: &mut [VarId], v: VarId) -> VarId {
+        let mut r = v;
+        while rep[r.index()] != r {
+            r = rep[r.index()];
+        }
+        rep[v.index()] = r;
+        r
+    }
+    for c in tuple.pre.conjuncts() {
+        let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind else { continue };
+        let (ExprKind::Var(x), ExprKind::Var(y)) = (&a.kind, &b.kind) else { continue };
+        if tuple.var(*x).ty != tuple.var(*y).ty {
+            continue;
+        }
+        let (rx, ry) = (find(&mut rep, *x), find(&mut rep, *y));
+        if rx != ry {
+            // The smaller id represents the class, so that it is created first.
+            let (lo, hi) = if rx.0 < ry.0 { (rx, ry) } else { (ry, rx) };
+            rep[hi.index()] = lo;
+        }
+    }
+    (0..tuple.vars.len() as u32).map(|i| find(&mut rep, VarId(i))).collect()
+}
+
 fn prove_with_pre(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "prove");
@@ -130,10 +162,15 @@ fn prove_with_pre(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcom
     let start = Instant::now();
     let mut p = Prover::new(tuple, cancel);
     let main = Scope { floor: 0, conj: false };
-    let mut vars = im::HashMap::new();
+    let mut vars: im::HashMap<crate::ir::VarId, z3::ast::Dynamic> = im::HashMap::new();
+    let same = equated_initial_values(tuple);
     for (i, tv) in tuple.vars.iter().enumerate() {
         let v = crate::ir::VarId(i as u32);
-        vars.insert(v, p.syms.fresh(main, &tuple.var_display(v), &tv.ty, Kind::Univ));
+        let sym = match vars.get(&same[i]) {
+            Some(sym) => sym.clone(),
+            None => p.syms.fresh(main, &tuple.var_display(v), &tv.ty, Kind::Univ),
+        };
+        vars.insert(v, sym);
     }
     let mut st = SymState { vars, pc: im::Vector::new() };
     let pre = st.eval_bool(&tuple.pre);

@@ -235,7 +235,7 @@ fn explain_shows_the_strategy() {
         .join("\n");
     insta::assert_snapshot!(strategy, @r"
       ∃ strategy:
-        c.r := a.l + a.h + a.r - c.l - c.h   (the postcondition)
+        c.r := a.h + a.r - b.h   (the postcondition)
     ");
 }
 
