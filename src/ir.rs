@@ -640,5 +640,6 @@ pub fn renumber_loops(block: &mut [Stmt], next: &mut u32) {
 }
 
 pub mod c;
+pub mod steps;
 mod tuple;
 pub use tuple::*;

@@ -58,7 +58,9 @@ pub(super) fn through_summary<'a>(
 }
 
 /// Interval facts `x >= x₀`, `x <= x₀` (x₀: x's value at the loop head now) for the
-/// integer variables the loop changes, kept when inductive: Houdini over the body's
+/// integer variables the loop changes, and `(x - x₀) % g == 0` for those it steps by
+/// multiples of g (`x = x + 2`: an ∃ copy that must reach an odd target cannot), kept
+/// when inductive: Houdini over the body's
 /// paths, under the solver's current assertions (which only speak of values fixed
 /// before the loop). Any undecided check drops the fact. Bodies with inner loops get no
 /// facts (their paths are not finite).
@@ -75,20 +77,31 @@ fn inductive_facts(
     if crate::ir::has_loop(body) {
         return Vec::new();
     }
-    let fact = |env: &Env, v: VarId, upper: bool| -> Option<Bool> {
+    // 0: x >= x₀, -1: x <= x₀, g >= 2: (x - x₀) % g == 0.
+    let fact = |env: &Env, v: VarId, kind: i64| -> Option<Bool> {
         let x = env[&v].as_int()?;
         let x0 = entry[&v].as_int()?;
-        Some(if upper { x.le(&x0) } else { x.ge(&x0) })
+        Some(match kind {
+            0 => x.ge(&x0),
+            -1 => x.le(&x0),
+            g => (x - x0).modulo(z3::ast::Int::from_i64(g)).eq(z3::ast::Int::from_i64(0)),
+        })
     };
-    let mut candidates: Vec<(VarId, bool)> = changed
+    let ints = |v: &VarId| tuple.var(*v).ty == Type::Int && changed.contains(v);
+    let mut candidates: Vec<(VarId, i64)> = changed
         .iter()
-        .filter(|v| tuple.var(**v).ty == Type::Int)
-        .flat_map(|&v| [(v, false), (v, true)])
+        .filter(|v| ints(v))
+        .flat_map(|&v| [(v, 0), (v, -1)])
+        .chain(
+            crate::ir::steps::stepped_by_multiples(tuple, body)
+                .into_iter()
+                .filter(|(v, _)| ints(v)),
+        )
         .collect();
     while !candidates.is_empty() {
         let assumed: Vec<Bool> = candidates
             .iter()
-            .filter_map(|&(v, up)| fact(head, v, up))
+            .filter_map(|&(v, kind)| fact(head, v, kind))
             .chain(std::iter::once(encode_bool(cond, &lookup(head))))
             .collect();
         let mut failing = vec![false; candidates.len()];
@@ -98,12 +111,12 @@ fn inductive_facts(
         push_block(&mut work, body, copy);
         let start = Path { env: head.clone(), ..Path::default() };
         let flow = run(ctx, tuple, work, start, &mut |ctx, p, _| {
-            for (i, &(v, up)) in candidates.iter().enumerate() {
+            for (i, &(v, kind)) in candidates.iter().enumerate() {
                 if failing[i] {
                     continue;
                 }
-                let keeps =
-                    fact(&p.env, v, up).is_some_and(|f| ctx.check(&[f.not()]) == SatResult::Unsat);
+                let keeps = fact(&p.env, v, kind)
+                    .is_some_and(|f| ctx.check(&[f.not()]) == SatResult::Unsat);
                 failing[i] = !keeps;
             }
             Flow::Continue
@@ -121,5 +134,5 @@ fn inductive_facts(
             !failing[i - 1]
         });
     }
-    candidates.iter().filter_map(|&(v, up)| fact(head, v, up)).collect()
+    candidates.iter().filter_map(|&(v, kind)| fact(head, v, kind)).collect()
 }

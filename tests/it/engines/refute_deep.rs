@@ -311,3 +311,23 @@ fn forced_exists_iterations_with_choices_are_merged_when_paths_run_out() {
     // Every ∀ run is matched within one merged path of the ∃ copy: a proof.
     exhaustive(tuple(&m, "steps_reach_range"), &opts(None));
 }
+
+/// An ∃-only loop stepping x by 2 (or by 3 or 6) past the unrolling bound: its summary
+/// keeps the residue `(x - x₀) % g == 0` when inductive, so no ∃ run reaching an odd
+/// target (or one not a multiple of 3) is assumed beyond the bound (before: unknown,
+/// "the summary of longer runs does not rule them out").
+#[test]
+fn an_exists_loop_summary_keeps_the_residue_of_its_steps() {
+    let src = "
+program by2 { int x; x = 0; while (*) { x = x + 2; } }
+program by36 { int x; x = 0; while (*) { if (*) { x = x + 3; } else { x = x + 6; } } }
+program target { int n; assume n >= 1000; }
+tuple odd { exists c: by2; post c.x == 515; }
+tuple big_odd { forall a: target; exists c: by2; post c.x == a.n; }
+tuple not_by3 { exists c: by36; post c.x == 1000; }
+";
+    let m = load_source("residue.fe", src.as_bytes(), InputFormat::Fe).expect("checks");
+    for name in ["odd", "big_odd", "not_by3"] {
+        violated(tuple(&m, name), &opts(None));
+    }
+}
