@@ -572,23 +572,8 @@ fn assume_feasible(ctx: &mut Ctx, path: &mut Path, pushes: &mut u32, c: Bool) {
     }
 }
 
-/// Variables a block may change (assigned, stored into or chosen), nested blocks included.
+/// Variables a block may change (assigned, stored into or chosen), nested blocks included,
+/// added to `out` ([`crate::ir::modified_vars`] as a sorted set).
 pub fn modified_vars(block: &[Stmt], out: &mut BTreeSet<VarId>) {
-    for s in block {
-        match s {
-            Stmt::Assign { var, .. } | Stmt::Havoc { var, .. } => {
-                out.insert(*var);
-            }
-            Stmt::Store { array, .. } => {
-                out.insert(*array);
-            }
-            Stmt::If { then_branch, else_branch, .. }
-            | Stmt::IfStar { then_branch, else_branch, .. } => {
-                modified_vars(then_branch, out);
-                modified_vars(else_branch, out);
-            }
-            Stmt::While { body, .. } => modified_vars(body, out),
-            Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } => {}
-        }
-    }
+    out.extend(crate::ir::modified_vars(block));
 }
