@@ -115,6 +115,7 @@ mod tests {
             quantifier: Quantifier::Forall,
             body,
             vars: vec![VarId(0)],
+            file: None,
         };
         Tuple {
             name: "t".into(),

@@ -31,6 +31,9 @@ pub struct Loaded {
     pub broken: Vec<(String, Loc, Vec<Diagnostic>)>,
     /// Errors in functions no tuple uses.
     pub unused: Vec<Diagnostic>,
+    /// Every function's own errors (and those of functions it calls), by name: what
+    /// breaks a tuple built outside the file (`forex equiv`).
+    pub function_errors: HashMap<String, Vec<Diagnostic>>,
 }
 
 /// Reads C source `src` (display name `name`, tuple name for `@ELAENIA` `stem`) under
@@ -215,10 +218,13 @@ pub fn load(
             Err(ds) => broken.push((t.name.name.clone(), cx.loc(t.span.start), ds)),
         }
     }
-    let unused: Vec<Diagnostic> =
-        fn_errors.into_iter().filter(|(n, _)| !used.contains(n)).flat_map(|(_, ds)| ds).collect();
+    let unused: Vec<Diagnostic> = fn_errors
+        .iter()
+        .filter(|(n, _)| !used.contains(*n))
+        .flat_map(|(_, ds)| ds.clone())
+        .collect();
     module.c = Some(c_info(name, model, &file, &cx));
-    Ok(Loaded { module, broken, unused })
+    Ok(Loaded { module, broken, unused, function_errors: fn_errors })
 }
 
 fn c_info(name: &str, model: IntModel, file: &ast::File, cx: &Context) -> CInfo {
@@ -245,6 +251,7 @@ fn c_info(name: &str, model: IntModel, file: &ast::File, cx: &Context) -> CInfo 
                 ret_var: matches!(f.ret, DeclTy::Scalar(_)).then(|| "ret".to_string()),
                 line: cx.loc(f.span.start).line,
             });
+            info.views.insert(f.name.name.clone(), view::names_of(f, cx));
         } else if cx.libraries.contains_key(&f.name.name)
             && !info.libraries.iter().any(|l| l.name == f.name.name)
         {

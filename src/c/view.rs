@@ -17,7 +17,7 @@ pub fn view_of(t: &TupleSpec, cx: &Context) -> CView {
     view
 }
 
-fn names_of(def: &Function, cx: &Context) -> BTreeMap<String, String> {
+pub fn names_of(def: &Function, cx: &Context) -> BTreeMap<String, String> {
     let mut vars = BTreeMap::new();
     for p in &def.params {
         vars.insert(p.name.name.clone(), type_name(&p.ty));

@@ -14,6 +14,7 @@ mod certify;
 mod check;
 mod choices;
 mod ctrl_c;
+mod equiv;
 mod explain;
 mod lsp;
 mod prove;
@@ -56,6 +57,7 @@ pub enum Command {
     Check(check::CheckArgs),
     Run(run::RunArgs),
     Prove(prove::ProveArgs),
+    Equiv(equiv::EquivArgs),
     Certify(certify::CertifyArgs),
     Test(test::TestArgs),
     Lsp(lsp::LspArgs),
@@ -89,6 +91,13 @@ fn clap_color(args: impl Iterator<Item = std::ffi::OsString>) -> clap::ColorChoi
         }
     }
     choice
+}
+
+/// `--int-model`, set once by [`main`] (`None`: each file's default).
+static INT_MODEL: OnceLock<Option<crate::ir::c::IntModel>> = OnceLock::new();
+
+fn int_model() -> Option<crate::ir::c::IntModel> {
+    INT_MODEL.get().copied().flatten()
 }
 
 /// Whether stderr gets colours: `--color`, set once by [`main`].
@@ -187,10 +196,12 @@ pub fn main() -> i32 {
     crate::smt::memory::ensure_ceiling();
     let _ = COLOR.set(color_choice(cli.color));
     crate::frontend::set_int_model(cli.int_model.map(Into::into));
+    let _ = INT_MODEL.set(cli.int_model.map(Into::into));
     match cli.command {
         Command::Check(args) => check::main(args),
         Command::Run(args) => run::main(args),
         Command::Prove(args) => prove::main(args),
+        Command::Equiv(args) => equiv::main(args),
         Command::Certify(args) => certify::main(args),
         Command::Test(args) => test::main(args),
         Command::Lsp(args) => lsp::main(args),

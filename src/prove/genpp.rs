@@ -504,7 +504,9 @@ impl<'t> Prover<'t> {
         let kind = if last.is_unknown() { last.kind } else { FailKind::Invalid };
         let head = format!(
             "the ∃-only loop {}@{}:{} could not be shown to exit for the chosen choices",
-            self.tuple.copies[j].name, self.tuple.file, loc
+            self.tuple.copies[j].name,
+            self.tuple.copy_file(j),
+            loc
         );
         // An unrolled iteration that failed at this same loop already says so.
         let msg =
