@@ -368,6 +368,10 @@ pub fn eval_expr(expr: &Expr, state: &[Value]) -> Result<Value, InterpError> {
             _ => Err(InterpError::Malformed("bit-vector literal without a width".into())),
         },
         ExprKind::Str(s) => Ok(Value::Str { value: s.clone() }),
+        ExprKind::ConstArray(a) => Ok(Value::Array {
+            default: Box::new(eval_expr(a, state)?),
+            entries: Default::default(),
+        }),
         ExprKind::Unary(op, a) => unary(*op, eval_expr(a, state)?),
         ExprKind::Binary(op, a, b) => {
             let a = eval_expr(a, state)?;

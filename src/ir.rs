@@ -263,6 +263,10 @@ pub enum ExprKind {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `array[index]`.
     Select(Box<Expr>, Box<Expr>),
+    /// The array whose every element is the operand's value (C's `int a[n] = {0}`: the
+    /// cells past the listed ones are zero, so two such arrays compare equal). The
+    /// expression's type is `Array(operand's type)`.
+    ConstArray(Box<Expr>),
     /// `e[hi:lo]` on a bit-vector; the result has width hi - lo + 1.
     Extract {
         hi: u32,
@@ -360,6 +364,7 @@ impl Expr {
                 | ExprKind::Bv(_)
                 | ExprKind::Str(_) => false,
                 ExprKind::Unary(_, a)
+                | ExprKind::ConstArray(a)
                 | ExprKind::Extract { arg: a, .. }
                 | ExprKind::Quant { body: a, .. } => a.any_node(p),
                 ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
@@ -384,6 +389,7 @@ impl Expr {
             | ExprKind::Bv(_)
             | ExprKind::Str(_) => return self.clone(),
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, g(a)),
+            ExprKind::ConstArray(a) => ExprKind::ConstArray(g(a)),
             ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, g(a), g(b)),
             ExprKind::Ite(c, a, b) => ExprKind::Ite(g(c), g(a), g(b)),
             ExprKind::Select(a, i) => ExprKind::Select(g(a), g(i)),
@@ -408,7 +414,9 @@ impl Expr {
             | ExprKind::Bool(_)
             | ExprKind::Bv(_)
             | ExprKind::Str(_) => {}
-            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => a.for_each_var(f),
+            ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
+                a.for_each_var(f)
+            }
             ExprKind::Quant { body, .. } => body.for_each_var(f),
             ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
                 a.for_each_var(f);
@@ -431,6 +439,7 @@ impl Expr {
             | ExprKind::Bv(_)
             | ExprKind::Str(_) => self.kind.clone(),
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(a.map_vars(f))),
+            ExprKind::ConstArray(a) => ExprKind::ConstArray(Box::new(a.map_vars(f))),
             ExprKind::Extract { hi, lo, arg } => {
                 ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(arg.map_vars(f)) }
             }
@@ -611,7 +620,9 @@ pub fn modified_vars(block: &[Stmt]) -> Vec<VarId> {
 /// Expression nesting depth (what [`MAX_DEPTH`] bounds).
 pub fn expr_depth(e: &Expr) -> usize {
     1 + match &e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => expr_depth(a),
+        ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
+            expr_depth(a)
+        }
         ExprKind::Quant { body, .. } => expr_depth(body),
         ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => expr_depth(a).max(expr_depth(b)),
         ExprKind::Ite(c, a, b) => expr_depth(c).max(expr_depth(a)).max(expr_depth(b)),

@@ -70,7 +70,9 @@ impl Values {
             ExprKind::Bv(v) => self.bvs.extend([*v, v.wrapping_sub(1), v.wrapping_add(1)]),
             ExprKind::Str(s) => self.strs.push(s.clone()),
             ExprKind::Var(_) | ExprKind::Bound(_) | ExprKind::Bool(_) => {}
-            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => self.expr(a),
+            ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
+                self.expr(a)
+            }
             ExprKind::Quant { body, .. } => self.expr(body),
             ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
                 self.expr(a);
