@@ -47,7 +47,7 @@ impl Lowerer<'_, '_> {
     fn spec_call(&mut self, e: &ast::Expr, env: &mut FormulaEnv) -> Option<Option<Val>> {
         let K::Call(f, args) = &e.kind else { return None };
         let specified = |n: &str| self.cx.aspecs.contains_key(n) || self.cx.especs.contains_key(n);
-        let Some(lib) = self.cx.libraries.get(f.name.as_str()).copied() else { return None };
+        let lib = self.cx.libraries.get(f.name.as_str()).copied()?;
         if specified(&f.name) {
             return None;
         }
