@@ -79,3 +79,21 @@ fn c_scalar(v: &Value, signed: bool) -> String {
         other => other.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_values_in_decimal_by_signedness() {
+        let minus_one = Value::Bv { width: 32, value: 0xFFFF_FFFF };
+        assert_eq!(c_value(&minus_one, "int"), "-1");
+        assert_eq!(c_value(&minus_one, "unsigned int"), "4294967295");
+        let arr = Value::Array {
+            default: Box::new(Value::Bv { width: 8, value: 0x80 }),
+            entries: [(2.into(), Value::Bv { width: 8, value: 5 })].into_iter().collect(),
+        };
+        assert_eq!(c_value(&arr, "char[]"), "[2: 5, _: -128]");
+        assert_eq!(c_value(&arr, "unsigned char(int)"), "[2: 5, _: 128]");
+    }
+}
