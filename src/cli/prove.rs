@@ -123,7 +123,7 @@ pub struct ProveArgs {
     pub diagnostics: Option<DiagArg>,
 }
 
-fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
+fn options(args: &ProveArgs, front: &crate::frontend::Options) -> Result<BatchOptions, String> {
     let timeout = super::timeout(args.timeout)?;
     let select = super::tuple_patterns(&args.tuples)?;
     // An unwritable report path fails now, not after all the proving.
@@ -166,14 +166,15 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
             && args.diagnostics != Some(DiagArg::Json),
         shard: args.shard,
         observations: args.observations,
+        frontend: front.clone(),
     })
 }
 
-pub fn main(args: ProveArgs) -> i32 {
+pub fn main(args: ProveArgs, front: &crate::frontend::Options) -> i32 {
     // First, while this is the only thread (see `ctrl_c::on_ctrl_c`).
     let root = Cancel::new();
     super::ctrl_c::on_ctrl_c(&root);
-    let opts = match options(&args) {
+    let opts = match options(&args, front) {
         Ok(o) => o,
         Err(e) => {
             eprint!("{}", super::usage_error(args.diagnostics, &e));
@@ -196,12 +197,12 @@ pub fn main(args: ProveArgs) -> i32 {
         return 3;
     }
     let native = if args.native_check {
-        let opts = crate::native::NativeOptions::default();
+        let opts = crate::native::NativeOptions { front: front.clone(), ..Default::default() };
         crate::native::report::check_report(&report, args.input.into(), &opts)
     } else {
         Vec::new()
     };
-    let checks = match certificates(&args, &report, cross_solver.as_ref()) {
+    let checks = match certificates(&args, front, &report, cross_solver.as_ref()) {
         Ok(c) => c,
         Err(e) => {
             eprint!("{}", super::usage_error(args.diagnostics, &e));
@@ -255,6 +256,7 @@ pub fn main(args: ProveArgs) -> i32 {
 /// without `--certificate`, into a temporary folder) and re-checks them, per result.
 fn certificates(
     args: &ProveArgs,
+    front: &crate::frontend::Options,
     report: &crate::report::Report,
     solver: Option<&SolverCmd>,
 ) -> Result<Vec<Option<TupleCheck>>, String> {
@@ -270,7 +272,8 @@ fn certificates(
     };
     let input: crate::frontend::InputFormat = args.input.into();
     let tuple_of = |r: &crate::report::TupleResult| {
-        let module = crate::frontend::load_file(std::path::Path::new(&r.file), input).ok()?;
+        let module =
+            crate::frontend::load_file_with(std::path::Path::new(&r.file), input, front).ok()?;
         module.tuples.into_iter().find(|t| Some(&t.name) == r.tuple.as_ref())
     };
     let folders = crate::certificate::write_report(&dir, report, &tuple_of)?;

@@ -86,7 +86,7 @@ impl Lowerer<'_, '_> {
             },
             K::Cast(t, a) => {
                 let v = self.formula(a, env, resolve)?;
-                Some(m.to(&v, *t))
+                Some(m.to(&v, crate::c::consts::scalar_of(t, self.cx.tables())?))
             }
             K::Unary(op, a) => {
                 let v = self.formula(a, env, resolve)?;
@@ -152,6 +152,16 @@ impl Lowerer<'_, '_> {
             }
             K::Comma(..) | K::Assign(..) | K::IncDec { .. } => {
                 self.err("a formula cannot change state", &e.span, "side effect");
+                None
+            }
+            K::Float(..)
+            | K::CallPtr(..)
+            | K::Member { .. }
+            | K::SizeofType(_)
+            | K::SizeofExpr(_)
+            | K::AlignofType(_)
+            | K::Other(_) => {
+                self.err("formulas do not read this yet", &e.span, "not supported in formulas");
                 None
             }
             K::CopyVar(..) | K::Index(..) | K::Call(..) => {
