@@ -117,8 +117,8 @@ fn load(
     name: &str,
     bytes: &[u8],
     format: InputFormat,
+    front: &crate::frontend::Options,
 ) -> Result<Version, crate::diag::Diagnostics> {
-    let model = super::int_model();
     // `old.c@HEAD~1` is C like `old.c`.
     let format = match format {
         InputFormat::Auto if name.split('@').next().is_some_and(|n| n.ends_with(".c")) => {
@@ -126,10 +126,10 @@ fn load(
         }
         f => f,
     };
-    crate::frontend::load_version(name, bytes, format, model)
+    crate::frontend::load_version(name, bytes, format, front)
 }
 
-pub fn main(args: EquivArgs) -> i32 {
+pub fn main(args: EquivArgs, front: &crate::frontend::Options) -> i32 {
     let root = Cancel::new();
     super::ctrl_c::on_ctrl_c(&root);
     let diagnostics = args.decide.diagnostics;
@@ -155,7 +155,8 @@ pub fn main(args: EquivArgs) -> i32 {
     let [(old_name, old_bytes), (new_name, new_bytes)] = &sources;
     let format: InputFormat = args.input.into();
     let style = batch_opts.diag_style;
-    let versions = (load(old_name, old_bytes, format), load(new_name, new_bytes, format));
+    let versions =
+        (load(old_name, old_bytes, format, front), load(new_name, new_bytes, format, front));
     let (old, new) = match versions {
         (Ok(o), Ok(n)) => (o, n),
         (o, n) => {
@@ -217,7 +218,7 @@ pub fn main(args: EquivArgs) -> i32 {
     let mut report = batch::execute(entries, &exec, &root, batch::portfolio_decider(decide));
     report.time = start.elapsed();
     let native =
-        |report: &crate::report::Report| native_check(report, &tuples, &old, &new, &sources);
+        |report: &crate::report::Report| native_check(report, &tuples, &old, &new, &sources, front);
     let tuple_of =
         |r: &TupleResult| tuples.iter().find(|t| Some(&t.name) == r.tuple.as_ref()).cloned();
     super::prove::finish(&report, &args.decide, cross_solver.as_ref(), &native, &tuple_of)
@@ -232,10 +233,11 @@ fn native_check(
     old: &Version,
     new: &Version,
     sources: &[(String, Vec<u8>); 2],
+    front: &crate::frontend::Options,
 ) -> Vec<crate::native::report::NativeCheck> {
     use crate::native::NativeOutcome;
     use crate::verdict::Verdict;
-    let opts = crate::native::NativeOptions::default();
+    let opts = crate::native::NativeOptions { front: front.clone(), ..Default::default() };
     let mut out = Vec::new();
     for r in &report.results {
         let (Status::Done(outcome), Some(name)) = (&r.status, &r.tuple) else { continue };
