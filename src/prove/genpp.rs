@@ -27,6 +27,8 @@ pub struct Cfg<'t> {
     pub st: SymState,
     /// Iterations of ∃-only loops unrolled on this path so far.
     pub unrolled: u32,
+    /// The ∃-only loop whose iterations are being unrolled, until it is left.
+    pub unrolling: Option<&'t Stmt>,
     /// The loops that last ran in lockstep and may still have iterations left (see
     /// `loops::Lockstep`).
     pub lockstep: Option<super::loops::Lockstep<'t>>,
@@ -34,7 +36,7 @@ pub struct Cfg<'t> {
 
 impl<'t> Cfg<'t> {
     pub fn new(conts: Vec<im::Vector<Item<'t>>>, st: SymState) -> Self {
-        Cfg { conts, st, unrolled: 0, lockstep: None }
+        Cfg { conts, st, unrolled: 0, unrolling: None, lockstep: None }
     }
 }
 
@@ -438,7 +440,9 @@ impl<'t> Prover<'t> {
             // The ∃ copy commits to one branch; for `if (b)` the parameters must make b
             // (or ¬b) hold.
             let mut last = None;
-            for (branch, taken) in [(then_branch, then_cond), (else_branch, else_cond)] {
+            for (branch, taken) in
+                [(then_branch, then_cond.clone()), (else_branch, else_cond.clone())]
+            {
                 let mark = self.proof.len();
                 let mut a = acc.clone();
                 if let Some(b) = &taken {
@@ -457,7 +461,31 @@ impl<'t> Prover<'t> {
                     }
                 }
             }
-            Err(last.expect("two branches tried"))
+            let last = last.expect("two branches tried");
+            // A condition over outermost ∀ values alone (the ∃ copy's own inputs, values
+            // fixed before this query) is no choice: the ∃ copy goes where it says, and
+            // each side is a query of its own, whose parameters may depend on the side
+            // (∀u. (c → ∃p. φ1) ∧ (¬c → ∃p. φ2) is ∀u ∃p. (c → φ1) ∧ (¬c → φ2)).
+            let universal = c.as_ref().is_some_and(|c| {
+                crate::smt::record::constants_of(&c.clone().into())
+                    .iter()
+                    .all(|k| self.syms.class(scope.floor, k) == crate::smt::query::Class::A)
+            });
+            if !universal || scope.conj || last.kind == FailKind::Stopped {
+                return Err(last);
+            }
+            let mark = self.proof.len();
+            let both =
+                self.run(with_branch(then_branch, then_cond), acc.clone(), scope, end).and_then(
+                    |_| self.run(with_branch(else_branch, else_cond), acc.clone(), scope, end),
+                );
+            match both {
+                Ok(_) => Ok(acc),
+                Err(f) => {
+                    self.proof.truncate(mark);
+                    Err(f)
+                }
+            }
         }
     }
 
@@ -472,6 +500,7 @@ impl<'t> Prover<'t> {
         // Exit: the parameters make the guard false.
         let mut exit = cfg.clone();
         exit.conts[j].pop_front();
+        exit.unrolling = None;
         let mut a = acc.clone();
         let mut last = match self.oblige(&mut a, &cfg.st, &g.not(), scope, "leaving an ∃-only loop")
         {
@@ -494,6 +523,7 @@ impl<'t> Prover<'t> {
                 Ok(()) => {
                     let mut next = cfg.clone();
                     next.unrolled += 1;
+                    next.unrolling = Some(w);
                     next.st.pc.push_back(g);
                     let mut cont: im::Vector<Item<'t>> = body.iter().map(Item::S).collect();
                     cont.push_back(Item::S(w));
@@ -511,9 +541,13 @@ impl<'t> Prover<'t> {
                 Err(f) => last = f,
             }
         }
-        // Beyond ForEx: an invariant and a ranking function the choices decrease.
-        if let Ok(a) = self.exists_ranked(&cfg, &acc, scope, end, j, w) {
-            return Ok(a);
+        // Beyond ForEx: an invariant and a ranking function the choices decrease. Once
+        // per loop, at its first encounter: a ranked proof of an unrolled copy seldom
+        // succeeds where the loop's own failed, and each costs a search per ranking.
+        if !cfg.unrolling.is_some_and(|u| std::ptr::eq(u, w)) {
+            if let Ok(a) = self.exists_ranked(&cfg, &acc, scope, end, j, w) {
+                return Ok(a);
+            }
         }
         let loc = match w {
             Stmt::While { loc, .. } => *loc,

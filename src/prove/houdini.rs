@@ -587,7 +587,7 @@ impl<'t> Prover<'t> {
             }
             conts[al.copy] = c;
         }
-        let sub = Cfg { conts, st: h, unrolled: cfg.unrolled, lockstep: None };
+        let sub = Cfg { conts, st: h, unrolled: cfg.unrolled, unrolling: None, lockstep: None };
         let start = if separate { Acc::new() } else { acc.clone() };
         let mark = self.proof.len();
         let r = self.run(sub, start, sc, &goal);

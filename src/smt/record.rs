@@ -409,7 +409,8 @@ fn resolve(
     terms.iter().all(free).then_some(terms)
 }
 
-fn constants_of(t: &Dynamic) -> Vec<Dynamic> {
+/// The constants (0-ary applications) of a term, outside quantifiers.
+pub fn constants_of(t: &Dynamic) -> Vec<Dynamic> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut stack = vec![t.clone()];

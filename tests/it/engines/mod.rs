@@ -14,6 +14,7 @@ mod prove_leftovers;
 mod prove_loops;
 mod prove_prophecy;
 mod prove_scale;
+mod prove_steering;
 mod prove_temporal;
 mod qe_interrupts;
 mod refute_deep;
