@@ -422,6 +422,7 @@ impl<'t> Prover<'t> {
             let mut last = None;
             for (branch, taken) in [(then_branch, then_cond), (else_branch, else_cond)] {
                 let mark = self.proof.len();
+                let rec = crate::smt::record::mark();
                 let mut a = acc.clone();
                 if let Some(b) = &taken {
                     if let Err(f) =
@@ -435,6 +436,7 @@ impl<'t> Prover<'t> {
                     Ok(a) => return Ok(a),
                     Err(f) => {
                         self.proof.truncate(mark);
+                        crate::smt::record::rewind(rec);
                         last = Some(f)
                     }
                 }
@@ -455,6 +457,8 @@ impl<'t> Prover<'t> {
         let mut exit = cfg.clone();
         exit.conts[j].pop_front();
         let mut a = acc.clone();
+        // A failed way's obligations are no part of the proof (`smt::record`).
+        let rec = crate::smt::record::mark();
         let mut last = match self.oblige(&mut a, &cfg.st, &g.not(), scope, "leaving an ∃-only loop")
         {
             Ok(()) => {
@@ -464,6 +468,7 @@ impl<'t> Prover<'t> {
                     Ok(a) => return Ok(a),
                     Err(f) => {
                         self.proof.truncate(mark);
+                        crate::smt::record::rewind(rec);
                         f
                     }
                 }
@@ -486,6 +491,7 @@ impl<'t> Prover<'t> {
                         Ok(a) => return Ok(a),
                         Err(f) => {
                             self.proof.truncate(mark);
+                            crate::smt::record::rewind(rec);
                             last = f;
                         }
                     }
