@@ -518,6 +518,16 @@ pub enum Stmt {
     Observe {
         loc: Loc,
     },
+    /// The program text ends here though the program's runs do not: a call deeper than
+    /// the front end unfolded a recursive function (C). Runs that reach it are not
+    /// modelled, so no engine may treat it as `assume false` where that loses runs it
+    /// must cover: the searching engines treat it as a loop past its unrolling bound
+    /// (a ∀ run through it is not explored, an ∃ run through it is no witness and its
+    /// absence no proof), the prover refuses ∀ copies that can reach it, and the
+    /// interpreter stops a run there unfinished.
+    Cut {
+        loc: Loc,
+    },
 }
 
 pub type Block = Vec<Stmt>;
@@ -531,7 +541,7 @@ impl Stmt {
             }
         };
         match self {
-            Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } => {}
+            Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
             Stmt::Assign { var, .. } | Stmt::Havoc { var, .. } => push(*var),
             Stmt::Store { array, .. } => push(*array),
             Stmt::If { then_branch, else_branch, .. }
@@ -579,6 +589,7 @@ impl Stmt {
                 Stmt::While { id: *id, cond: cond.map_vars(f), body: block(body), loc: *loc }
             }
             Stmt::Observe { loc } => Stmt::Observe { loc: *loc },
+            Stmt::Cut { loc } => Stmt::Cut { loc: *loc },
         }
     }
 }
@@ -590,6 +601,20 @@ pub fn has_loop(block: &[Stmt]) -> bool {
         Stmt::If { then_branch, else_branch, .. }
         | Stmt::IfStar { then_branch, else_branch, .. } => {
             has_loop(then_branch) || has_loop(else_branch)
+        }
+        _ => false,
+    })
+}
+
+/// Whether a block contains a [`Stmt::Cut`] anywhere (a recursive call deeper than
+/// the front end unfolded).
+pub fn has_cut(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::Cut { .. } => true,
+        Stmt::While { body, .. } => has_cut(body),
+        Stmt::If { then_branch, else_branch, .. }
+        | Stmt::IfStar { then_branch, else_branch, .. } => {
+            has_cut(then_branch) || has_cut(else_branch)
         }
         _ => false,
     })

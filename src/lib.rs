@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod c;
 pub mod cancel;
+pub mod cc;
 pub mod certificate;
 pub mod check;
 pub mod cli;

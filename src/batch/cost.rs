@@ -81,7 +81,7 @@ fn block(b: &Block, c: &mut Counts) {
                 expr(cond, c, false);
                 block(body, c);
             }
-            Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => {}
+            Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
         }
     }
 }

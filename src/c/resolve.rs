@@ -2,7 +2,7 @@
 //! library calls, `l_x`/`r_x` in hints, each resolved to the tuple's variables with its
 //! C type for [`super::lower`]'s formula lowering.
 
-use super::ast::{self, BinaryOp, DeclTy, ExprKind as K, TupleSpec};
+use super::ast::{self, BinaryOp, ExprKind as K, TupleSpec};
 use super::lower::{FormulaEnv, Lowered, Lowerer, VarTy};
 use super::types::Val;
 use crate::diag::Diagnostic;
@@ -311,20 +311,16 @@ impl Resolver<'_> {
                     return Some(None);
                 }
                 let table = self.tu.copies[k].vars[self.infos[k].tables[&f.name].index()];
-                let ret = match lib.ret {
-                    DeclTy::Scalar(s) => s,
-                    _ => CScalar::Int,
-                };
+                let tables =
+                    super::consts::Tables { records: &self.file.records, enums: &self.file.enums };
+                let ret = super::consts::scalar_of(&lib.ret, tables).unwrap_or(CScalar::Int);
                 let mut ex = Expr::var(table, self.tu.var(table).ty.clone());
                 for (a, p) in args.iter().zip(&lib.params) {
                     let Some(av) = lw.formula(a, env, &mut |lw, e, env| self.resolve(lw, e, env))
                     else {
                         return Some(None);
                     };
-                    let pt = match p.ty {
-                        DeclTy::Scalar(s) => s,
-                        _ => CScalar::Int,
-                    };
+                    let pt = super::consts::scalar_of(&p.ty, tables).unwrap_or(CScalar::Int);
                     let av = m.to(&av, pt);
                     let Type::Array(t) = ex.ty.clone() else { return Some(None) };
                     ex = Expr {

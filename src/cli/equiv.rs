@@ -117,8 +117,8 @@ fn load(
     name: &str,
     bytes: &[u8],
     format: InputFormat,
+    front: &crate::frontend::Options,
 ) -> Result<Version, crate::diag::Diagnostics> {
-    let model = super::int_model();
     // `old.c@HEAD~1` is C like `old.c`.
     let format = match format {
         InputFormat::Auto if name.split('@').next().is_some_and(|n| n.ends_with(".c")) => {
@@ -126,10 +126,10 @@ fn load(
         }
         f => f,
     };
-    crate::frontend::load_version(name, bytes, format, model)
+    crate::frontend::load_version(name, bytes, format, front)
 }
 
-pub fn main(args: EquivArgs) -> i32 {
+pub fn main(args: EquivArgs, front: &crate::frontend::Options) -> i32 {
     let root = Cancel::new();
     super::ctrl_c::on_ctrl_c(&root);
     let diagnostics = args.decide.diagnostics;
@@ -148,13 +148,15 @@ pub fn main(args: EquivArgs) -> i32 {
     if let Err(e) = super::check_writable(args.decide.output.as_ref()) {
         return fail(&e);
     }
-    let [(old_name, old_bytes), (new_name, new_bytes)] = match sources(&args) {
+    let sources = match sources(&args) {
         Ok(s) => s,
         Err(e) => return fail(&e),
     };
+    let [(old_name, old_bytes), (new_name, new_bytes)] = &sources;
     let format: InputFormat = args.input.into();
     let style = batch_opts.diag_style;
-    let versions = (load(&old_name, &old_bytes, format), load(&new_name, &new_bytes, format));
+    let versions =
+        (load(old_name, old_bytes, format, front), load(new_name, new_bytes, format, front));
     let (old, new) = match versions {
         (Ok(o), Ok(n)) => (o, n),
         (o, n) => {
@@ -215,8 +217,73 @@ pub fn main(args: EquivArgs) -> i32 {
     };
     let mut report = batch::execute(entries, &exec, &root, batch::portfolio_decider(decide));
     report.time = start.elapsed();
-    let native = |_: &crate::report::Report| Vec::new();
+    let native =
+        |report: &crate::report::Report| native_check(report, &tuples, &old, &new, &sources, front);
     let tuple_of =
         |r: &TupleResult| tuples.iter().find(|t| Some(&t.name) == r.tuple.as_ref()).cloned();
     super::prove::finish(&report, &args.decide, cross_solver.as_ref(), &native, &tuple_of)
+}
+
+/// `--native-check`: each violated pair's counterexample replayed on both compiled
+/// versions (each ∀ copy on its own file), one check per pair: it agrees when both
+/// versions compute the counterexample's values.
+fn native_check(
+    report: &crate::report::Report,
+    tuples: &[crate::ir::Tuple],
+    old: &Version,
+    new: &Version,
+    sources: &[(String, Vec<u8>); 2],
+    front: &crate::frontend::Options,
+) -> Vec<crate::native::report::NativeCheck> {
+    use crate::native::NativeOutcome;
+    use crate::verdict::Verdict;
+    let opts = crate::native::NativeOptions { front: front.clone(), ..Default::default() };
+    let mut out = Vec::new();
+    for r in &report.results {
+        let (Status::Done(outcome), Some(name)) = (&r.status, &r.tuple) else { continue };
+        let Verdict::Violated { counterexample } = &outcome.verdict else { continue };
+        let Some(tuple) = tuples.iter().find(|t| &t.name == name) else { continue };
+        let mut outcomes = Vec::new();
+        for (k, copy) in tuple.forall_copies() {
+            let (version, (_, bytes)) =
+                if copy.name == "old" { (old, &sources[0]) } else { (new, &sources[1]) };
+            let Some(info) = &version.module.c else { continue };
+            // The harness replays the tuple's ∀ copies: this one only.
+            let mut one = tuple.clone();
+            for (j, c) in one.copies.iter_mut().enumerate() {
+                if j != k {
+                    c.quantifier = crate::ir::Quantifier::Exists;
+                }
+            }
+            let text = String::from_utf8_lossy(bytes);
+            outcomes.push(crate::native::check_counterexample(
+                &text,
+                &version.name,
+                info,
+                &one,
+                counterexample,
+                &opts,
+            ));
+        }
+        let combined = outcomes.iter().fold(None::<NativeOutcome>, |acc, o| match (acc, o) {
+            (None, o) => Some(o.clone()),
+            (
+                Some(NativeOutcome::Agrees { compared, unobserved }),
+                NativeOutcome::Agrees { compared: c2, unobserved: u2 },
+            ) => Some(NativeOutcome::Agrees {
+                compared: compared + c2,
+                unobserved: unobserved.into_iter().chain(u2.iter().cloned()).collect(),
+            }),
+            (Some(NativeOutcome::Agrees { .. }), o) => Some(o.clone()),
+            (Some(a), _) => Some(a),
+        });
+        if let Some(outcome) = combined {
+            out.push(crate::native::report::NativeCheck {
+                file: r.file.clone(),
+                tuple: name.clone(),
+                outcome,
+            });
+        }
+    }
+    out
 }

@@ -129,7 +129,7 @@ pub struct DecideArgs {
     pub diagnostics: Option<DiagArg>,
 }
 
-fn options(prove: &ProveArgs) -> Result<BatchOptions, String> {
+fn options(prove: &ProveArgs, front: &crate::frontend::Options) -> Result<BatchOptions, String> {
     let select = super::tuple_patterns(&prove.tuples)?;
     let args = &prove.decide;
     Ok(BatchOptions {
@@ -138,6 +138,7 @@ fn options(prove: &ProveArgs) -> Result<BatchOptions, String> {
         input: prove.input.into(),
         shard: prove.shard,
         observations: prove.observations,
+        frontend: front.clone(),
         ..decide_options(args)?
     })
 }
@@ -189,15 +190,16 @@ pub(super) fn decide_options(args: &DecideArgs) -> Result<BatchOptions, String> 
             && args.diagnostics != Some(DiagArg::Json),
         shard: None,
         observations: None,
+        frontend: Default::default(),
     })
 }
 
-pub fn main(args: ProveArgs) -> i32 {
+pub fn main(args: ProveArgs, front: &crate::frontend::Options) -> i32 {
     // First, while this is the only thread (see `ctrl_c::on_ctrl_c`).
     let root = Cancel::new();
     super::ctrl_c::on_ctrl_c(&root);
     let diagnostics = args.decide.diagnostics;
-    let opts = match options(&args) {
+    let opts = match options(&args, front) {
         Ok(o) => o,
         Err(e) => {
             eprint!("{}", super::usage_error(diagnostics, &e));
@@ -219,11 +221,12 @@ pub fn main(args: ProveArgs) -> i32 {
     }
     let input: crate::frontend::InputFormat = args.input.into();
     let native = |report: &crate::report::Report| {
-        let opts = crate::native::NativeOptions::default();
+        let opts = crate::native::NativeOptions { front: front.clone(), ..Default::default() };
         crate::native::report::check_report(report, input, &opts)
     };
     let tuple_of = |r: &crate::report::TupleResult| {
-        let module = crate::frontend::load_file(std::path::Path::new(&r.file), input).ok()?;
+        let module =
+            crate::frontend::load_file_with(std::path::Path::new(&r.file), input, front).ok()?;
         module.tuples.into_iter().find(|t| Some(&t.name) == r.tuple.as_ref())
     };
     finish(&report, &args.decide, cross_solver.as_ref(), &native, &tuple_of)

@@ -37,7 +37,7 @@ impl Values {
     fn block(&mut self, b: &[Stmt]) {
         for s in b {
             match s {
-                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => {}
+                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
                 Stmt::Assign { value, .. } => self.expr(value),
                 Stmt::Store { index, value, .. } => {
                     self.expr(index);

@@ -59,15 +59,15 @@ impl Lowerer<'_, '_> {
             );
             return Some(None);
         }
-        let ret = match lib.ret {
-            crate::c::ast::DeclTy::Scalar(s) => s,
+        let ret = match self.cx.var_ty(&lib.ret) {
+            Ok(super::VarTy::Scalar(s)) => s,
             _ => CScalar::Int,
         };
         let mut idxs = Vec::new();
         for (a, p) in args.iter().zip(&lib.params) {
             let v = self.formula(a, env, &mut |lw, e, env| lw.spec_call(e, env))?;
-            let pt = match p.ty {
-                crate::c::ast::DeclTy::Scalar(s) => s,
+            let pt = match self.cx.var_ty(&p.ty) {
+                Ok(super::VarTy::Scalar(s)) => s,
                 _ => CScalar::Int,
             };
             let v = self.m().to(&v, pt);
@@ -125,7 +125,7 @@ impl Lowerer<'_, '_> {
             },
             K::Cast(t, a) => {
                 let v = self.formula(a, env, resolve)?;
-                Some(m.to(&v, *t))
+                Some(m.to(&v, crate::c::consts::scalar_of(t, self.cx.tables())?))
             }
             K::Unary(op, a) => {
                 let v = self.formula(a, env, resolve)?;
@@ -191,6 +191,16 @@ impl Lowerer<'_, '_> {
             }
             K::Comma(..) | K::Assign(..) | K::IncDec { .. } => {
                 self.err("a formula cannot change state", &e.span, "side effect");
+                None
+            }
+            K::Float(..)
+            | K::CallPtr(..)
+            | K::Member { .. }
+            | K::SizeofType(_)
+            | K::SizeofExpr(_)
+            | K::AlignofType(_)
+            | K::Other(_) => {
+                self.err("formulas do not read this yet", &e.span, "not supported in formulas");
                 None
             }
             K::CopyVar(..) | K::Index(..) | K::Call(..) => {

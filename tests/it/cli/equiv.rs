@@ -279,3 +279,20 @@ fn every_report_format_names_the_pairs() {
         assert_eq!(out.status.code(), Some(1), "{format}");
     }
 }
+
+#[test]
+fn native_check_runs_both_compiled_versions_on_the_difference() {
+    if forex::native::exec::find_compiler(None).is_err() {
+        eprintln!("note: no C compiler found: equiv --native-check test skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (write(dir.path(), "old.c", OLD_C), write(dir.path(), "new.c", NEW_C));
+    let (code, results, json) = equiv_json(&[&old, &new, "-f", "dec", "--native-check"]);
+    assert_eq!(results, [("dec".to_string(), "violated".to_string())]);
+    assert_eq!(code, 1);
+    let native = &json["results"][0]["native"];
+    assert_eq!(native["result"], "agrees", "{json}");
+    // Both versions' ret and x: four values.
+    assert_eq!(native["compared"], 4, "{json}");
+}

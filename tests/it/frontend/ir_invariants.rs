@@ -138,7 +138,7 @@ fn validate_block(b: &Block, var: &dyn Fn(VarId) -> Type, loops: &mut Vec<u32>) 
     let mut none = Vec::new();
     for s in b {
         match s {
-            Stmt::Skip | Stmt::Observe { .. } => {}
+            Stmt::Skip | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
             Stmt::Assign { var: v, value, .. } => {
                 validate(value, var, &mut none);
                 assert_eq!(value.ty, var(*v));
