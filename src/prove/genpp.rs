@@ -444,6 +444,7 @@ impl<'t> Prover<'t> {
                 [(then_branch, then_cond.clone()), (else_branch, else_cond.clone())]
             {
                 let mark = self.proof.len();
+                let rec = crate::smt::record::mark();
                 let mut a = acc.clone();
                 if let Some(b) = &taken {
                     if let Err(f) =
@@ -457,6 +458,7 @@ impl<'t> Prover<'t> {
                     Ok(a) => return Ok(a),
                     Err(f) => {
                         self.proof.truncate(mark);
+                        crate::smt::record::rewind(rec);
                         last = Some(f)
                     }
                 }
@@ -502,6 +504,8 @@ impl<'t> Prover<'t> {
         exit.conts[j].pop_front();
         exit.unrolling = None;
         let mut a = acc.clone();
+        // A failed way's obligations are no part of the proof (`smt::record`).
+        let rec = crate::smt::record::mark();
         let mut last = match self.oblige(&mut a, &cfg.st, &g.not(), scope, "leaving an ∃-only loop")
         {
             Ok(()) => {
@@ -511,6 +515,7 @@ impl<'t> Prover<'t> {
                     Ok(a) => return Ok(a),
                     Err(f) => {
                         self.proof.truncate(mark);
+                        crate::smt::record::rewind(rec);
                         f
                     }
                 }
@@ -534,6 +539,7 @@ impl<'t> Prover<'t> {
                         Ok(a) => return Ok(a),
                         Err(f) => {
                             self.proof.truncate(mark);
+                            crate::smt::record::rewind(rec);
                             last = f;
                         }
                     }

@@ -87,9 +87,11 @@ impl<'t> Prover<'t> {
         let params = self.syms.params_since(scope.floor);
         // The strongest initial conjunction that does not make the loops exit together
         // says that no weaker one does: the alignment is abandoned before any consecution.
+        let rec = crate::smt::record::mark();
         let never_together = align.len() > 1
             && !lockstep
             && matches!(self.termination(cfg, align, &set), Err(f) if !f.is_unknown());
+        crate::smt::record::rewind(rec);
         // A lockstep whose invariant relates no two copies proves nothing that running the
         // loops one after the other would not.
         if lockstep && !set.iter().any(|a| self.relates_copies(a)) {
@@ -217,7 +219,12 @@ impl<'t> Prover<'t> {
         start: u64,
         lockstep: bool,
     ) -> Result<Acc, Attempt> {
+        // A failed candidate's valid obligations are no part of the proof (`smt::record`).
+        let rec = crate::smt::record::mark();
         let r = self.attempt_inner(cfg, acc, scope, end, align, cand, count, start, lockstep);
+        if r.is_err() {
+            crate::smt::record::rewind(rec);
+        }
         if self.tried.len() < MAX_TRIED_LOGGED {
             let text = match cand {
                 Cand::Atoms(atoms) => format!("`{}`", self.inv_text(atoms)),
@@ -455,7 +462,11 @@ impl<'t> Prover<'t> {
         self.candidates += 1;
         let goal = cfg.st.eval_all(atoms);
         let mut a = acc.clone();
-        self.oblige(&mut a, &cfg.st, &goal, scope, "initiation").is_ok()
+        // A filter of the search: the chosen candidate's initiation is checked again.
+        let rec = crate::smt::record::mark();
+        let ok = self.oblige(&mut a, &cfg.st, &goal, scope, "initiation").is_ok();
+        crate::smt::record::rewind(rec);
+        ok
     }
 
     /// Which conjuncts of `set` consecution does not preserve on their own (from all of
@@ -469,7 +480,9 @@ impl<'t> Prover<'t> {
         set: &[Expr],
     ) -> Option<Vec<bool>> {
         let saved = std::mem::replace(&mut self.probe_failed, vec![false; set.len()]);
+        let rec = crate::smt::record::mark();
         let r = self.consecution(cfg, acc, scope, align, set, End::Probe(set.to_vec()));
+        crate::smt::record::rewind(rec);
         let failed = std::mem::replace(&mut self.probe_failed, saved);
         r.ok().map(|_| failed)
     }

@@ -81,6 +81,7 @@ impl<'t> Prover<'t> {
                     _ => unreachable!("waiting copies are at a loop"),
                 });
                 let mut a = acc.clone();
+                let rec = crate::smt::record::mark();
                 match self.oblige(&mut a, &cfg.st, &g.not(), scope, "a lockstep loop's exit") {
                     Ok(()) => {
                         let mut next = cfg.clone();
@@ -94,6 +95,7 @@ impl<'t> Prover<'t> {
                         let mark = self.proof.len() - 1;
                         return self.run(next, a, scope, end).inspect_err(|_| {
                             self.proof.truncate(mark);
+                            crate::smt::record::rewind(rec);
                         });
                     }
                     Err(f) if f.kind == FailKind::Stopped => return Err(f),
