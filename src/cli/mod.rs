@@ -68,6 +68,8 @@ impl Cli {
                 defines: self.define.clone(),
                 time_limit: None,
             },
+            time_limit: None,
+            memory_mb: crate::smt::memory::ceiling_mb(),
         }
     }
 }

@@ -166,7 +166,8 @@ fn options(args: &ProveArgs, front: &crate::frontend::Options) -> Result<BatchOp
             && args.diagnostics != Some(DiagArg::Json),
         shard: args.shard,
         observations: args.observations,
-        frontend: front.clone(),
+        // Reading a file counts against its tuples' time.
+        frontend: crate::frontend::Options { time_limit: Some(timeout), ..front.clone() },
     })
 }
 

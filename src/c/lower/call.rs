@@ -155,7 +155,20 @@ impl Lowerer<'_, '_> {
         discard: bool,
     ) -> Option<Val> {
         let loc = self.loc(sp);
-        if let Some(pos) = self.frames.iter().position(|fr| fr.func == f.name.name) {
+        if self.out_of_limits() {
+            return None;
+        }
+        let size = self.cx.sizes.get(&f.name.name).copied().unwrap_or(0);
+        self.inlined = self.inlined.saturating_add(size);
+        if self.inlined > self.cx.limits.max_inlined {
+            let function = self.frames.first().map_or(f.name.name.clone(), |fr| fr.func.clone());
+            self.limit =
+                Some(super::LimitHit::Size { function, limit: self.cx.limits.max_inlined });
+            return None;
+        }
+        if !self.active.contains(&f.name.name) {
+            // Not recursive: nothing to look up in the frames.
+        } else if let Some(pos) = self.frames.iter().position(|fr| fr.func == f.name.name) {
             let chain: Vec<&str> = self.frames[pos..].iter().map(|fr| fr.func.as_str()).collect();
             let msg = if chain.len() == 1 {
                 format!("recursion: {} calls itself", f.name.name)
@@ -197,12 +210,18 @@ impl Lowerer<'_, '_> {
         frame.scopes = vec![scope, HashMap::new()];
         frame.has_goto = super::flow::has_goto(f.body.as_deref().unwrap_or(&[]));
         self.frames.push(frame);
-        let body = self.seq(f.body.as_deref().unwrap_or(&[]), true);
+        self.active.insert(f.name.name.clone());
+        self.seq_into(f.body.as_deref().unwrap_or(&[]), true, out);
         let frame = self.frames.pop().expect("frame");
+        self.active.remove(&frame.func);
+        // The callee's jump flags start false in the program and are false again after
+        // each call (the next call of the same function reads them).
         for flag in frame.jump_flags() {
             out.push(Stmt::Assign { var: flag, value: Expr::bool(false), loc });
+            if !self.inline_flags.contains(&flag) {
+                self.inline_flags.push(flag);
+            }
         }
-        out.extend(body);
         let (r, s) = ret?;
         if discard {
             return Some(self.val_of(r));

@@ -13,17 +13,23 @@ use std::collections::HashMap;
 impl Lowerer<'_, '_> {
     /// A block in its own scope; `tail`: its end is the function's end.
     pub(super) fn block_stmts(&mut self, stmts: &[ast::Stmt], tail: bool) -> Vec<Stmt> {
-        self.frame().scopes.push(HashMap::new());
-        let out = self.seq(stmts, tail);
-        self.frame().scopes.pop();
+        let mut out = Vec::new();
+        self.block_into(stmts, tail, &mut out);
         out
+    }
+
+    /// [`Lowerer::block_stmts`] appending to `out`.
+    pub(super) fn block_into(&mut self, stmts: &[ast::Stmt], tail: bool, out: &mut Vec<Stmt>) {
+        self.frame().scopes.push(HashMap::new());
+        self.seq_into(stmts, tail, out);
+        self.frame().scopes.pop();
     }
 
     pub(super) fn stmt(&mut self, s: &ast::Stmt, tail: bool, out: &mut Vec<Stmt>) {
         let loc = self.loc(&s.span);
         match &s.kind {
             StmtKind::Empty => {}
-            StmtKind::Block(b) => out.extend(self.block_stmts(b, tail)),
+            StmtKind::Block(b) => self.block_into(b, tail, out),
             StmtKind::Decl(ds) => {
                 for d in ds {
                     self.decl(d, out);
