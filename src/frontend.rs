@@ -472,3 +472,51 @@ fn load_hyena(name: &str, src: &str) -> Result<Module, Diagnostics> {
     module.expected = expected;
     Ok(module)
 }
+
+/// One version of a file for `forex equiv`: its module and, for C, each function's own
+/// errors (a broken function breaks only the pairs that use it).
+#[derive(Clone, Debug)]
+pub struct Version {
+    /// How reports name the file.
+    pub name: String,
+    pub module: Module,
+    /// Errors by function name (C); a `.fe` file with errors does not load at all.
+    pub broken: HashMap<String, Diagnostics>,
+    /// Whether the file is C.
+    pub c: bool,
+}
+
+/// Reads one version of a file for `forex equiv` from `bytes` (named `name`): C under
+/// `opts` (integer model by default: machine integers, what the compiled code does), else
+/// `.fe`. Tuples
+/// the file holds are kept but not used.
+pub fn load_version(
+    name: &str,
+    bytes: &[u8],
+    format: InputFormat,
+    opts: &Options,
+) -> Result<Version, Diagnostics> {
+    if !is_c(name, format) {
+        let module = load_source_with(name, bytes, format, opts)?;
+        return Ok(Version { name: name.to_string(), module, broken: HashMap::new(), c: false });
+    }
+    let Ok(src) = std::str::from_utf8(bytes).map(str::to_string) else {
+        // The UTF-8 diagnostic.
+        let module = load_source_with(name, bytes, format, opts)?;
+        return Ok(Version { name: name.to_string(), module, broken: HashMap::new(), c: true });
+    };
+    let opts = Options {
+        int_model: Some(opts.int_model.unwrap_or(crate::ir::c::IntModel::Machine)),
+        ..opts.clone()
+    };
+    on_parse_stack(name, bytes, || {
+        let whole = |ds: Vec<Diagnostic>| {
+            let ds = ds.into_iter().map(|d| d.with_default_code(Code::Check)).collect();
+            Diagnostics::new(name, &src, ds)
+        };
+        let dir = include_dir(name);
+        let loaded = crate::c::load(name, &src, &stem_of(name), &dir, &opts).map_err(whole)?;
+        let broken = loaded.function_errors.into_iter().map(|(f, ds)| (f, whole(ds))).collect();
+        Ok(Version { name: name.to_string(), module: loaded.module, broken, c: true })
+    })
+}

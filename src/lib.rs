@@ -11,6 +11,7 @@ pub mod certificate;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod equiv;
 pub mod frontend;
 pub mod hypertest;
 pub mod interp;

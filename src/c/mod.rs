@@ -70,6 +70,9 @@ pub struct Loaded {
     pub limited: Vec<(String, Loc, LimitHit, Diagnostic)>,
     /// Errors in functions no tuple uses.
     pub unused: Vec<Diagnostic>,
+    /// Every function's own errors (and those of functions it calls), by name: what
+    /// breaks a tuple built outside the file (`forex equiv`).
+    pub function_errors: HashMap<String, Vec<Diagnostic>>,
 }
 
 /// Reads C source `src` (display name `name`, tuple name for `@ELAENIA` `stem`, its
@@ -273,12 +276,15 @@ pub fn load(
             }
         }
     }
-    let unused: Vec<Diagnostic> =
-        fn_errors.into_iter().filter(|(n, _)| !used.contains(n)).flat_map(|(_, ds)| ds).collect();
+    let unused: Vec<Diagnostic> = fn_errors
+        .iter()
+        .filter(|(n, _)| !used.contains(*n))
+        .flat_map(|(_, ds)| ds.clone())
+        .collect();
     let tables: HashSet<String> =
         lowered.values().flatten().flat_map(|l| l.tables.keys().cloned()).collect();
     module.c = Some(c_info(name, model, &file, &cx, &tables));
-    Ok(Loaded { module, broken, limited, unused })
+    Ok(Loaded { module, broken, limited, unused, function_errors: fn_errors })
 }
 
 /// Which functions each defined function calls by name, and at how many places.
@@ -487,6 +493,9 @@ fn c_info(
                 params,
                 line: cx.loc(f.span.start).line,
             });
+            let mut tables: Vec<&String> = used.iter().collect();
+            tables.sort();
+            info.views.insert(f.name.name.clone(), view::names_of(f, cx, &tables));
         } else if cx.libraries.get(&f.name.name).is_some_and(|l| std::ptr::eq(*l, f)) {
             let specified =
                 cx.aspecs.contains_key(&f.name.name) || cx.especs.contains_key(&f.name.name);
@@ -581,6 +590,7 @@ fn tuple(
         return Err(Failure::Errors(errs));
     }
     tu.c_view = Some(std::sync::Arc::new(view::view_of(t, cx, &infos)));
+    uninterpreted_tables(cx, t, file, &mut tu, &mut infos);
     let mut lw = Lowerer::new(cx, Quantifier::Forall);
     let mut env = FormulaEnv { vars: HashMap::new(), ret: None, next_bound: 0 };
     let formulas =
@@ -653,6 +663,74 @@ fn tuple(
         }
     }
     Ok(tu)
+}
+
+/// Library functions the tuple's formulas call that no copy calls (`pre`'s axioms over
+/// `lst_store`): their tables become variables of the first copy, read-only inputs
+/// like any table.
+fn uninterpreted_tables(
+    cx: &Context,
+    t: &TupleSpec,
+    file: &ast::File,
+    tu: &mut ir::Tuple,
+    infos: &mut [Lowered],
+) {
+    fn calls(e: &ast::Expr, out: &mut Vec<String>) {
+        use ast::ExprKind as K;
+        match &e.kind {
+            K::Call(f, args) => {
+                out.push(f.name.clone());
+                args.iter().for_each(|a| calls(a, out));
+            }
+            K::Unary(_, a) | K::Cast(_, a) | K::IncDec { arg: a, .. } => calls(a, out),
+            K::Quant { body, .. } => calls(body, out),
+            K::Binary(_, a, b) | K::Assign(_, a, b) | K::Index(a, b) | K::Comma(a, b) => {
+                calls(a, out);
+                calls(b, out);
+            }
+            K::Cond(c, a, b) => {
+                calls(c, out);
+                calls(a, out);
+                calls(b, out);
+            }
+            _ => {}
+        }
+    }
+    let mut names = Vec::new();
+    let hints = file.hints.iter().map(|h| &h.formula);
+    for e in t.pre.iter().chain(&t.post).chain(&t.invariants).chain(hints) {
+        calls(e, &mut names);
+    }
+    let Some(first) = infos.first_mut() else { return };
+    for name in names {
+        let specified = cx.aspecs.contains_key(&name) || cx.especs.contains_key(&name);
+        let Some(lib) = cx.libraries.get(name.as_str()) else { continue };
+        if specified || first.tables.contains_key(&name) {
+            continue;
+        }
+        if tu.copies.iter().enumerate().any(|(k, _)| k > 0 && tu.copy_var(k, &name).is_some()) {
+            continue;
+        }
+        let ret = match cx.var_ty(&lib.ret) {
+            Ok(lower::VarTy::Scalar(s)) => s,
+            _ => ir::c::CScalar::Int,
+        };
+        let n = lib.params.len() as u32;
+        let ty = if n == 0 { lower::VarTy::Scalar(ret) } else { lower::VarTy::Array(ret, n) };
+        let mut ir_ty = cx.model.ir(ret);
+        for _ in 0..n {
+            ir_ty = ir::Type::Array(Box::new(ir_ty));
+        }
+        let local = VarId(first.program.vars.len() as u32);
+        // A copy of the shared program, for this tuple only.
+        let program = std::rc::Rc::make_mut(&mut first.program);
+        program.vars.push(ir::VarDecl { name: name.clone(), ty: ir_ty.clone(), loc: tu.loc });
+        first.types.push(ty);
+        first.tables.insert(name.clone(), local);
+        let global = VarId(tu.vars.len() as u32);
+        tu.vars.push(ir::TupleVar { copy: 0, name: name.clone(), ty: ir_ty });
+        tu.copies[0].vars.push(global);
+    }
 }
 
 fn lw_truth(cx: &Context, v: &Val) -> Expr {

@@ -21,7 +21,7 @@ pub fn view_of(t: &TupleSpec, cx: &Context, infos: &[Lowered]) -> CView {
     view
 }
 
-fn names_of(def: &Function, cx: &Context, tables: &[&String]) -> BTreeMap<String, String> {
+pub fn names_of(def: &Function, cx: &Context, tables: &[&String]) -> BTreeMap<String, String> {
     let mut vars = BTreeMap::new();
     for p in &def.params {
         vars.insert(p.name.name.clone(), type_name(&p.ty, cx));

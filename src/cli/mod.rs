@@ -14,6 +14,7 @@ mod certify;
 mod check;
 mod choices;
 mod ctrl_c;
+mod equiv;
 mod explain;
 mod lsp;
 mod prove;
@@ -79,6 +80,7 @@ pub enum Command {
     Check(check::CheckArgs),
     Run(run::RunArgs),
     Prove(prove::ProveArgs),
+    Equiv(equiv::EquivArgs),
     Certify(certify::CertifyArgs),
     Test(test::TestArgs),
     Lsp(lsp::LspArgs),
@@ -214,6 +216,7 @@ pub fn main() -> i32 {
         Command::Check(args) => check::main(args, &front),
         Command::Run(args) => run::main(args, &front),
         Command::Prove(args) => prove::main(args, &front),
+        Command::Equiv(args) => equiv::main(args, &front),
         Command::Certify(args) => certify::main(args),
         Command::Test(args) => test::main(args, &front),
         Command::Lsp(args) => lsp::main(args, &front),

@@ -198,6 +198,12 @@ impl Lowerer<'_, '_> {
         Val { e, ty: elem }
     }
 
+    /// The array variable `e` names, if it is the name of an array.
+    fn array_named(&self, e: &ast::Expr) -> Option<VarId> {
+        let K::Var(name) = &e.kind else { return None };
+        self.lookup(name).filter(|v| self.scalar_of(*v).is_none())
+    }
+
     /// An expression's value; its effects and guards go to `out`.
     pub fn expr(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Option<Val> {
         let m = self.m();
@@ -323,6 +329,16 @@ impl Lowerer<'_, '_> {
                 let cond = if is_and { tv.clone() } else { not(tv.clone()) };
                 out.push(Stmt::If { cond, then_branch: sb, else_branch: Vec::new(), loc });
                 Some(Val { e: tv, ty: CScalar::Bool })
+            }
+            K::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b)
+                if self.array_named(a).is_some() && self.array_named(b).is_some() =>
+            {
+                // Arrays compared as pointers: the same object or not. Arrays are passed
+                // by reference, so an inlined callee's parameter is its argument's
+                // variable; distinct parameters of the copy's function are distinct
+                // objects (LANGUAGE.md: no aliasing unless `pre` says so).
+                let same = self.array_named(a) == self.array_named(b);
+                Some(Val { e: Expr::bool(same == (*op == BinaryOp::Eq)), ty: CScalar::Bool })
             }
             K::Binary(op, a, b) => {
                 let va = self.expr(a, out)?;

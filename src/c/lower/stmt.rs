@@ -5,9 +5,8 @@
 use super::flow::jumps;
 use super::{and, not, or, LoopCtx, Lowerer, Span, VarTy};
 use crate::c::ast::{self, StmtKind, Type};
-use crate::c::types::{Model, Val};
 use crate::ir::c::CScalar;
-use crate::ir::{BinOp, Expr, ExprKind, LoopId, Stmt, Type as IrType, VarId};
+use crate::ir::{Expr, ExprKind, LoopId, Stmt, Type as IrType, VarId};
 use std::collections::HashMap;
 
 impl Lowerer<'_, '_> {
@@ -316,16 +315,17 @@ impl Lowerer<'_, '_> {
                         );
                     }
                     Some(ast::Init::List(items, sp)) => {
-                        if dims > 1 {
+                        if dims > 1 && !all_zero(items) {
                             self.err(
-                                "initialisers of two-dimensional arrays are not supported",
+                                "initialisers of two-dimensional arrays other than `{0}` are \
+                                 not supported",
                                 sp,
                                 "here",
                             );
                             return;
                         }
                         let mut values = Vec::new();
-                        for it in items {
+                        for it in items.iter().filter(|_| dims == 1) {
                             let ast::Init::Expr(e) = &it.init else {
                                 self.err("nested initialiser lists are not supported", sp, "here");
                                 return;
@@ -341,60 +341,52 @@ impl Lowerer<'_, '_> {
                             let Some(iv) = self.expr(e, out) else { return };
                             values.push(self.m().convert(&iv, elem));
                         }
-                        let size = match &d.ty {
-                            Type::Array(_, n) => n.as_deref(),
-                            _ => None,
-                        };
-                        self.init_array(v, elem, values, size, sp, out);
+                        // The size is evaluated for its effects and division guards.
+                        if let Type::Array(_, Some(n)) = &d.ty {
+                            if n.has_effects() {
+                                self.expr(n, out);
+                            }
+                        }
+                        self.init_array(v, elem, dims as usize, values, sp, out);
                     }
                 }
             }
         }
     }
 
-    /// `T a[n] = {v0, …, vk}`: the listed elements, then zeros up to `n`.
+    /// `T a[n] = {v0, …, vk}`: every element zero (C zeroes what the list does not
+    /// name), then the listed ones. The whole array starts as a constant, so two copies'
+    /// arrays initialised alike are equal everywhere, and no loop fills the rest.
     fn init_array(
         &mut self,
         a: VarId,
         elem: CScalar,
+        dims: usize,
         values: Vec<Expr>,
-        size: Option<&ast::Expr>,
         sp: &Span,
         out: &mut Vec<Stmt>,
     ) {
         let loc = self.loc(sp);
-        let k = values.len();
-        for (i, v) in values.into_iter().enumerate() {
-            out.push(Stmt::Store { array: a, index: Expr::int(i as i64), value: v, loc });
+        let mut zero = self.m().lit_i(0, elem);
+        for _ in 0..dims {
+            let ty = IrType::Array(Box::new(zero.ty.clone()));
+            zero = Expr { kind: ExprKind::ConstArray(Box::new(zero)), ty };
         }
-        let Some(size) = size else { return };
-        let Some(n) = self.expr(size, out) else { return };
-        let n = self.m().as_int(&n);
-        if let ExprKind::Int(c) = &n.kind {
-            use num_traits::ToPrimitive;
-            if let Some(c) = c.to_i64().filter(|c| *c <= 1024) {
-                for i in k as i64..c {
-                    let z = self.m().lit_i(0, elem);
-                    out.push(Stmt::Store { array: a, index: Expr::int(i), value: z, loc });
-                }
-                return;
+        out.push(Stmt::Assign { var: a, value: zero, loc });
+        let z = self.m().lit_i(0, elem);
+        for (i, v) in values.into_iter().enumerate() {
+            if v != z {
+                out.push(Stmt::Store { array: a, index: Expr::int(i as i64), value: v, loc });
             }
         }
-        // A size that is not a small constant: a loop fills the rest with zeros.
-        let i = self.fresh("fill", VarTy::Scalar(CScalar::Long), sp);
-        let i_ty = self.vars[i.index()].ty.clone();
-        let idx = |m: Model| m.as_int(&Val { e: Expr::var(i, i_ty.clone()), ty: CScalar::Long });
-        out.push(Stmt::Assign { var: i, value: self.m().lit_i(k as i64, CScalar::Long), loc });
-        let cond = Expr::binary(BinOp::Lt, idx(self.m()), n);
-        let one = self.m().lit_i(1, CScalar::Long);
-        let body = vec![
-            Stmt::Store { array: a, index: idx(self.m()), value: self.m().lit_i(0, elem), loc },
-            Stmt::Assign {
-                var: i,
-                value: Expr::binary(BinOp::Add, Expr::var(i, i_ty.clone()), one),
-                loc,
-            },
-        ];
-        out.push(Stmt::While { id: LoopId(0), cond, body, loc });
     }
+}
+
+/// Whether an initialiser list is `{}`, `{0}`, `{0, 0}`, …
+fn all_zero(items: &[ast::InitItem]) -> bool {
+    use num_traits::Zero;
+    items.iter().all(|it| {
+        it.designators.is_empty()
+            && matches!(&it.init, ast::Init::Expr(e) if matches!(&e.kind, ast::ExprKind::Int(v, _) if v.is_zero()))
+    })
 }

@@ -285,3 +285,23 @@ fn counterexamples_speak_c() {
     assert_eq!(types["ret"], "_Bool");
     assert!(json["notes"][0].as_str().unwrap().contains("--int-model machine"));
 }
+
+/// Every report format and the editor speak C too: no bit-vector literals, no `$`
+/// variables of the lowering, no inlined callees' `f::x`.
+#[test]
+fn every_report_format_speaks_c() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/pin_early_exit.c");
+    for format in ["github", "sarif", "junit"] {
+        let out = Command::cargo_bin("forex")
+            .unwrap()
+            .args(["prove", "--format", format])
+            .arg(&example)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}: {text}");
+        assert!(text.contains("cost"), "{format}: {text}");
+        assert!(!text.contains("#x") && !text.contains("$return"), "{format}: {text}");
+        assert!(!text.contains("::x") && !text.contains("$t"), "{format}: {text}");
+    }
+}

@@ -1,5 +1,6 @@
 //! The front end: parsing and checking `.fe` and ForEx input, diagnostics, the IR.
 
+mod c_annotations;
 mod c_diagnostics;
 mod c_preprocess;
 mod c_semantics;
