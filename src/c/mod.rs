@@ -44,7 +44,14 @@ pub struct Options {
     /// The memory the process may use (MB; the SMT ceiling): it bounds the size of one
     /// program once its calls are inlined.
     pub memory_mb: Option<u64>,
+    /// How many calls deep a recursive function is unfolded before its deeper calls
+    /// become cuts (`--recursion-depth`); `None`: [`DEFAULT_RECURSION_DEPTH`].
+    pub recursion_depth: Option<u32>,
 }
+
+/// How deep recursion is unfolded by default: enough for the small inputs counterexamples
+/// use, and 2^8 copies of a body that calls itself twice.
+pub const DEFAULT_RECURSION_DEPTH: u32 = 8;
 
 impl Options {
     /// The most syntax-tree nodes one program may hold once inlined: about 250 bytes
@@ -198,6 +205,7 @@ pub fn load(
         limits: Limits {
             deadline: opts.time_limit.map(|t| started + t),
             max_inlined: opts.max_inlined(),
+            recursion_depth: opts.recursion_depth.unwrap_or(DEFAULT_RECURSION_DEPTH).max(1),
         },
         started,
     };

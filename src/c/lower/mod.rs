@@ -1,5 +1,5 @@
 //! C functions → IR programs: block scoping (distinct IR names `x#2` for a second `x`),
-//! calls inlined (`f::x`, arrays by reference, recursion an error), `return`/`break`/
+//! calls inlined (`f::x`, arrays by reference; recursion unfolded to a depth, then a cut, self tail calls a loop: `recursion`), `return`/`break`/
 //! `continue` lowered to flags guarding the rest (`$return`, `$break1`, …; tail returns
 //! need none), side effects in C's order with temporaries (`$t1`), short-circuit and `?:`
 //! operands with effects or division guards lowered to `if`, division by zero (and
@@ -15,6 +15,7 @@ mod call;
 mod expr;
 mod flow;
 mod formula;
+mod recursion;
 mod stmt;
 
 pub use call::nondet_type;
@@ -80,6 +81,9 @@ pub struct Limits {
     /// The most syntax-tree nodes one program may hold once its calls are inlined (a
     /// function calling one that calls one … twice each doubles per level).
     pub max_inlined: usize,
+    /// How many instances of one function a chain of inlined calls may hold: a recursive
+    /// call deeper than that is a [`Stmt::Cut`].
+    pub recursion_depth: u32,
 }
 
 /// A limit that lowering ran into: the tuples that needed the program end `unknown`.
@@ -239,6 +243,9 @@ struct Frame {
     ahead: Vec<Vec<String>>,
     /// Whether the function has a `goto` (else labels need no bookkeeping).
     has_goto: bool,
+    /// A function that calls itself in `return f(…);` runs in a loop: the flag that
+    /// such a call sets to go round again.
+    again: Option<VarId>,
 }
 
 impl Frame {
@@ -254,6 +261,7 @@ impl Frame {
             gotos: HashMap::new(),
             ahead: Vec::new(),
             has_goto: false,
+            again: None,
         }
     }
 
@@ -452,7 +460,10 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         }
         let body = f.body.as_deref().unwrap_or(&[]);
         self.frame().has_goto = flow::has_goto(body);
-        let mut out = self.block_stmts(body, true);
+        let mut out = Vec::new();
+        self.frame().scopes.push(HashMap::new());
+        self.body_into(f, &mut out);
+        self.frame().scopes.pop();
         let frame = self.frames.pop().expect("frame");
         // Jump flags start false (they are read only after a statement that may set them).
         let loc = self.loc(&f.span);

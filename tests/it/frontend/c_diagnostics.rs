@@ -203,20 +203,6 @@ unsupported!(
 );
 unsupported!(syntax_error, in_function("  int y = ;\n  return y;"), "syntax error", "3:11");
 unsupported!(
-    recursion,
-    format!("{TUPLE}int f(int x) {{ if (x > 0) {{ return f(x - 1); }} return 0; }}\n"),
-    "recursion: f calls itself",
-    "2:36"
-);
-unsupported!(
-    mutual_recursion,
-    format!(
-        "{TUPLE}int g(int y);\nint h(int y) {{ return f(y); }}\nint f(int x) {{ return h(x); }}\n"
-    ),
-    "recursion: f calls h calls f",
-    "3:23"
-);
-unsupported!(
     math_bitwise,
     "/* @ELAENIA\n * forall: f; exists: f; post: forall.ret == exists.ret;\n */\nint f(int x) { return x & 1; }\n",
     "needs a width",
