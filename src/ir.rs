@@ -533,10 +533,18 @@ pub enum Stmt {
 pub type Block = Vec<Stmt>;
 
 impl Stmt {
-    /// Variables this statement (and everything nested in it) may write.
+    /// Variables this statement (and everything nested in it) may write, appended to
+    /// `out` when not in it already.
     pub fn modified_vars(&self, out: &mut Vec<VarId>) {
+        let mut seen: std::collections::HashSet<VarId> = out.iter().copied().collect();
+        self.modified_into(out, &mut seen);
+    }
+
+    /// [`Stmt::modified_vars`] with the set of `out`'s variables (a lookup per write, not
+    /// a scan of `out`: a program inlined from thousands of calls writes thousands).
+    fn modified_into(&self, out: &mut Vec<VarId>, seen: &mut std::collections::HashSet<VarId>) {
         let mut push = |v: VarId| {
-            if !out.contains(&v) {
+            if seen.insert(v) {
                 out.push(v)
             }
         };
@@ -547,12 +555,12 @@ impl Stmt {
             Stmt::If { then_branch, else_branch, .. }
             | Stmt::IfStar { then_branch, else_branch, .. } => {
                 for s in then_branch.iter().chain(else_branch) {
-                    s.modified_vars(out);
+                    s.modified_into(out, seen);
                 }
             }
             Stmt::While { body, .. } => {
                 for s in body {
-                    s.modified_vars(out);
+                    s.modified_into(out, seen);
                 }
             }
         }
@@ -636,8 +644,9 @@ pub fn has_observe(block: &[Stmt]) -> bool {
 /// Variables a block may write, in first-write order.
 pub fn modified_vars(block: &[Stmt]) -> Vec<VarId> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for s in block {
-        s.modified_vars(&mut out);
+        s.modified_into(&mut out, &mut seen);
     }
     out
 }

@@ -57,6 +57,11 @@ pub struct Cli {
     /// C files: a macro for the preprocessor, `NAME` or `NAME=VALUE` (repeatable).
     #[arg(short = 'D', global = true, value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// C files: how many calls deep a recursive function is unfolded; runs that recurse
+    /// deeper are not modelled (they are never proved correct nor shown wrong).
+    #[arg(long = "recursion-depth", global = true, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub recursion_depth: Option<u32>,
 }
 
 impl Cli {
@@ -69,6 +74,9 @@ impl Cli {
                 defines: self.define.clone(),
                 time_limit: None,
             },
+            time_limit: None,
+            memory_mb: crate::smt::memory::ceiling_mb(),
+            recursion_depth: self.recursion_depth,
         }
     }
 }

@@ -138,7 +138,11 @@ fn options(prove: &ProveArgs, front: &crate::frontend::Options) -> Result<BatchO
         input: prove.input.into(),
         shard: prove.shard,
         observations: prove.observations,
-        frontend: front.clone(),
+        // Reading a file counts against its tuples' time.
+        frontend: crate::frontend::Options {
+            time_limit: Some(super::timeout(prove.decide.timeout)?),
+            ..front.clone()
+        },
         ..decide_options(args)?
     })
 }

@@ -73,7 +73,7 @@ impl Lowerer<'_, '_> {
     }
 
     /// Arguments converted to the parameters' types; arrays by reference.
-    fn arguments(
+    pub(super) fn arguments(
         &mut self,
         callee: &Function,
         args: &[ast::Expr],
@@ -155,22 +155,35 @@ impl Lowerer<'_, '_> {
         discard: bool,
     ) -> Option<Val> {
         let loc = self.loc(sp);
-        if let Some(pos) = self.frames.iter().position(|fr| fr.func == f.name.name) {
-            let chain: Vec<&str> = self.frames[pos..].iter().map(|fr| fr.func.as_str()).collect();
-            let msg = if chain.len() == 1 {
-                format!("recursion: {} calls itself", f.name.name)
-            } else {
-                format!("recursion: {} calls {}", chain.join(" calls "), f.name.name)
-            };
-            self.diags.push(
-                Diagnostic::new(msg, sp.clone())
-                    .with_label("recursive call")
-                    .with_hint("calls are inlined; recursive functions are outside the C subset"),
-            );
+        if self.out_of_limits() {
+            return None;
+        }
+        let size = self.cx.sizes.get(&f.name.name).copied().unwrap_or(0);
+        // Instances of `f` already being inlined (a call of one of them is recursion).
+        let depth = if self.active.contains(&f.name.name) {
+            let depth = self.frames.iter().filter(|fr| fr.func == f.name.name).count();
+            if self.past_unfolding(depth, size) {
+                return self.cut(f, sp, out);
+            }
+            depth
+        } else {
+            0
+        };
+        self.inlined = self.inlined.saturating_add(size);
+        if self.inlined > self.cx.limits.max_inlined {
+            let function = self.frames.first().map_or(f.name.name.clone(), |fr| fr.func.clone());
+            self.limit =
+                Some(super::LimitHit::Size { function, limit: self.cx.limits.max_inlined });
             return None;
         }
         let vals = self.arguments(f, args, sp, out)?;
-        let prefix = format!("{}::", f.name.name);
+        // Each instance of a recursive function has variables of its own: the outer one's
+        // are still live when the inner one returns.
+        let prefix = if depth == 0 {
+            format!("{}::", f.name.name)
+        } else {
+            format!("{}@{}::", f.name.name, depth + 1)
+        };
         let mut scope = HashMap::new();
         let mut assigns = Vec::new();
         for (p, v) in f.params.iter().zip(vals) {
@@ -197,12 +210,20 @@ impl Lowerer<'_, '_> {
         frame.scopes = vec![scope, HashMap::new()];
         frame.has_goto = super::flow::has_goto(f.body.as_deref().unwrap_or(&[]));
         self.frames.push(frame);
-        let body = self.seq(f.body.as_deref().unwrap_or(&[]), true);
+        self.active.insert(f.name.name.clone());
+        self.body_into(f, out);
         let frame = self.frames.pop().expect("frame");
+        if depth == 0 {
+            self.active.remove(&frame.func);
+        }
+        // The callee's jump flags start false in the program and are false again after
+        // each call (the next call of the same function reads them).
         for flag in frame.jump_flags() {
             out.push(Stmt::Assign { var: flag, value: Expr::bool(false), loc });
+            if !self.inline_flags.contains(&flag) {
+                self.inline_flags.push(flag);
+            }
         }
-        out.extend(body);
         let (r, s) = ret?;
         if discard {
             return Some(self.val_of(r));
@@ -330,7 +351,7 @@ impl Lowerer<'_, '_> {
 
 impl Lowerer<'_, '_> {
     /// The scalar `f` returns (`Some(None)`: `void`; `None` after an error at the call).
-    fn result_type(&mut self, f: &Function, sp: &Span) -> Option<Option<CScalar>> {
+    pub(super) fn result_type(&mut self, f: &Function, sp: &Span) -> Option<Option<CScalar>> {
         if matches!(f.ret, Type::Void) {
             return Some(None);
         }

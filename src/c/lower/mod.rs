@@ -1,5 +1,5 @@
 //! C functions → IR programs: block scoping (distinct IR names `x#2` for a second `x`),
-//! calls inlined (`f::x`, arrays by reference, recursion an error), `return`/`break`/
+//! calls inlined (`f::x`, arrays by reference; recursion unfolded to a depth, then a cut, self tail calls a loop: `recursion`), `return`/`break`/
 //! `continue` lowered to flags guarding the rest (`$return`, `$break1`, …; tail returns
 //! need none), side effects in C's order with temporaries (`$t1`), short-circuit and `?:`
 //! operands with effects or division guards lowered to `if`, division by zero (and
@@ -15,6 +15,7 @@ mod call;
 mod expr;
 mod flow;
 mod formula;
+mod recursion;
 mod stmt;
 
 pub use call::nondet_type;
@@ -40,7 +41,8 @@ pub enum VarTy {
 /// A lowered function: the IR program and what formulas need to name its variables.
 #[derive(Clone, Debug)]
 pub struct Lowered {
-    pub program: ir::Program,
+    /// Shared: lowered once, read by the module's programs and each tuple's copies.
+    pub program: std::rc::Rc<ir::Program>,
     pub types: Vec<VarTy>,
     /// C names of the top-level function → IR variables (several: ambiguous in formulas).
     pub names: HashMap<String, Vec<VarId>>,
@@ -63,6 +65,102 @@ pub struct Context<'a> {
     pub broken: std::collections::HashSet<String>,
     /// The file's records and enums (types refer to them).
     pub file: &'a ast::File,
+    /// The size of each defined function's body (statements and expressions), which
+    /// inlining it adds.
+    pub sizes: HashMap<String, usize>,
+    pub limits: Limits,
+    /// When reading the file started (the time limit counts from it).
+    pub started: std::time::Instant,
+}
+
+/// What the front end may spend on one file (DESIGN.md §8: about linear in its size).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Past it, lowering stops.
+    pub deadline: Option<std::time::Instant>,
+    /// The most syntax-tree nodes one program may hold once its calls are inlined (a
+    /// function calling one that calls one … twice each doubles per level).
+    pub max_inlined: usize,
+    /// How many instances of one function a chain of inlined calls may hold: a recursive
+    /// call deeper than that is a [`Stmt::Cut`].
+    pub recursion_depth: u32,
+}
+
+/// A limit that lowering ran into: the tuples that needed the program end `unknown`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LimitHit {
+    Time(std::time::Duration),
+    Size { function: String, limit: usize },
+}
+
+impl std::fmt::Display for LimitHit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LimitHit::Time(d) => write!(
+                f,
+                "the C front end ran out of time ({} s) inlining the file's calls",
+                d.as_secs_f64()
+            ),
+            LimitHit::Size { function, limit } => write!(
+                f,
+                "`{function}` is too large once its calls are inlined (more than {limit} \
+                 statements and expressions; the front end's memory limit)"
+            ),
+        }
+    }
+}
+
+/// Why a function could not be lowered.
+#[derive(Clone, Debug)]
+pub enum Failure {
+    Errors(Vec<Diagnostic>),
+    Limit(LimitHit),
+}
+
+/// The size of statements (their statements and expressions), what inlining costs.
+pub fn size_of(stmts: &[ast::Stmt]) -> usize {
+    fn expr(e: &ast::Expr) -> usize {
+        use ast::ExprKind as K;
+        1 + match &e.kind {
+            K::Unary(_, a) | K::Cast(_, a) | K::SizeofExpr(a) | K::Member { base: a, .. } => {
+                expr(a)
+            }
+            K::IncDec { arg, .. } => expr(arg),
+            K::Binary(_, a, b) | K::Assign(_, a, b) | K::Index(a, b) | K::Comma(a, b) => {
+                expr(a) + expr(b)
+            }
+            K::Cond(a, b, c) => expr(a) + expr(b) + expr(c),
+            K::Call(_, args) => args.iter().map(expr).sum(),
+            K::CallPtr(f, args) => expr(f) + args.iter().map(expr).sum::<usize>(),
+            K::Quant { body, .. } => expr(body),
+            _ => 0,
+        }
+    }
+    fn init(i: &ast::Init) -> usize {
+        match i {
+            ast::Init::Expr(e) => expr(e),
+            ast::Init::List(items, _) => items.iter().map(|it| init(&it.init)).sum(),
+        }
+    }
+    fn stmt(s: &ast::Stmt) -> usize {
+        use ast::StmtKind as S;
+        1 + match &s.kind {
+            S::Decl(ds) => ds.iter().map(|d| d.init.as_ref().map_or(0, init)).sum(),
+            S::Expr(e) | S::Return(Some(e)) => expr(e),
+            S::If(c, a, b) => expr(c) + stmt(a) + b.as_deref().map_or(0, stmt),
+            S::While(c, b) | S::DoWhile(b, c) | S::Switch(c, b) => expr(c) + stmt(b),
+            S::For { init, cond, step, body } => {
+                init.as_deref().map_or(0, stmt)
+                    + cond.as_ref().map_or(0, expr)
+                    + step.as_ref().map_or(0, expr)
+                    + stmt(body)
+            }
+            S::Block(ss) => ss.iter().map(stmt).sum(),
+            S::Case(_, _, b) | S::Default(b) | S::Label(_, b) => stmt(b),
+            _ => 0,
+        }
+    }
+    stmts.iter().map(stmt).sum()
 }
 
 impl Context<'_> {
@@ -145,6 +243,9 @@ struct Frame {
     ahead: Vec<Vec<String>>,
     /// Whether the function has a `goto` (else labels need no bookkeeping).
     has_goto: bool,
+    /// A function that calls itself in `return f(…);` runs in a loop: the flag that
+    /// such a call sets to go round again.
+    again: Option<VarId>,
 }
 
 impl Frame {
@@ -160,6 +261,7 @@ impl Frame {
             gotos: HashMap::new(),
             ahead: Vec::new(),
             has_goto: false,
+            again: None,
         }
     }
 
@@ -183,6 +285,14 @@ pub struct Lowerer<'c, 'a> {
     counter: u32,
     /// The C type each declared variable was declared with (for `sizeof`).
     decl_types: HashMap<VarId, CType>,
+    /// The functions being inlined (a call of one of them is recursion).
+    active: std::collections::HashSet<String>,
+    /// The syntax-tree nodes inlined into this program so far.
+    inlined: usize,
+    /// The limit lowering ran into; from then on it stops.
+    limit: Option<LimitHit>,
+    /// The jump flags of inlined calls (set false at the program's start).
+    inline_flags: Vec<VarId>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -211,6 +321,10 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             frames: Vec::new(),
             counter: 0,
             decl_types: HashMap::new(),
+            active: std::collections::HashSet::new(),
+            inlined: 0,
+            limit: None,
+            inline_flags: Vec::new(),
             diags: Vec::new(),
         }
     }
@@ -316,8 +430,10 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     /// Lowers `f` as a program of a copy quantified by `side`.
-    pub fn program(mut self, f: &Function) -> Result<Lowered, Vec<Diagnostic>> {
-        let ret = self.signature(f)?;
+    pub fn program(mut self, f: &Function) -> Result<Lowered, Failure> {
+        let ret = self.signature(f).map_err(Failure::Errors)?;
+        self.active.insert(f.name.name.clone());
+        self.inlined = self.cx.sizes.get(&f.name.name).copied().unwrap_or(0);
         self.frames.push(Frame::new(&f.name.name, String::new(), None));
         if ret.is_some() && f.params.iter().any(|p| p.name.name == "ret") {
             self.err(
@@ -344,20 +460,27 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         }
         let body = f.body.as_deref().unwrap_or(&[]);
         self.frame().has_goto = flow::has_goto(body);
-        let mut out = self.block_stmts(body, true);
+        let mut out = Vec::new();
+        self.frame().scopes.push(HashMap::new());
+        self.body_into(f, &mut out);
+        self.frame().scopes.pop();
         let frame = self.frames.pop().expect("frame");
         // Jump flags start false (they are read only after a statement that may set them).
         let loc = self.loc(&f.span);
-        for flag in frame.jump_flags() {
-            out.insert(0, Stmt::Assign { var: flag, value: Expr::bool(false), loc });
+        let flags = frame.jump_flags().into_iter().chain(self.inline_flags.iter().copied());
+        let resets: Vec<Stmt> =
+            flags.map(|var| Stmt::Assign { var, value: Expr::bool(false), loc }).collect();
+        out.splice(0..0, resets);
+        if let Some(hit) = self.limit {
+            return Err(Failure::Limit(hit));
         }
         if !self.diags.is_empty() {
-            return Err(self.diags);
+            return Err(Failure::Errors(self.diags));
         }
         let mut next = 0;
         ir::renumber_loops(&mut out, &mut next);
         if too_deep(&out).is_some() {
-            return Err(vec![Diagnostic::new(
+            return Err(Failure::Errors(vec![Diagnostic::new(
                 format!(
                     "`{}` nests too deeply once lowered (more than {} levels)",
                     f.name.name,
@@ -365,15 +488,15 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 ),
                 f.name.span.clone(),
             )
-            .with_label("too deep")]);
+            .with_label("too deep")]));
         }
         Ok(Lowered {
-            program: ir::Program {
+            program: std::rc::Rc::new(ir::Program {
                 name: f.name.name.clone(),
                 vars: self.vars,
                 body: out,
                 loc: self.cx.loc(f.span.start),
-            },
+            }),
             types: self.types,
             names: self.names,
             tables: self.tables,
@@ -382,6 +505,22 @@ impl<'c, 'a> Lowerer<'c, 'a> {
 }
 
 impl Lowerer<'_, '_> {
+    /// Whether lowering must stop: a limit was hit, or is hit now (the deadline).
+    pub(super) fn out_of_limits(&mut self) -> bool {
+        if self.limit.is_some() {
+            return true;
+        }
+        let limits = self.cx.limits;
+        if let Some(deadline) = limits.deadline {
+            if std::time::Instant::now() >= deadline {
+                let start = self.cx.started;
+                self.limit = Some(LimitHit::Time(deadline.saturating_duration_since(start)));
+                return true;
+            }
+        }
+        false
+    }
+
     /// The returned scalar (`None`: `void`), after checking that forex reads the
     /// function's result and parameter types (errors at the types that it does not).
     fn signature(&mut self, f: &Function) -> Result<Option<CScalar>, Vec<Diagnostic>> {

@@ -3,6 +3,7 @@
 mod c_annotations;
 mod c_diagnostics;
 mod c_preprocess;
+mod c_recursion;
 mod c_semantics;
 mod check_valid;
 mod diagnostics;
