@@ -60,7 +60,14 @@ struct Log {
 
 thread_local! {
     static LOG: RefCell<Option<Log>> = const { RefCell::new(None) };
+    /// Time this thread's recording scope spent searching ∃ strategies.
+    static STRATEGY_SPENT: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
 }
+
+/// Longest all strategy searches of one recording scope may take together: a strategy
+/// is for people and certificates, and must not eat the proof's own time limit (each
+/// obligation may try several candidates and a case split; a proof has hundreds).
+const STRATEGY_BUDGET: Duration = Duration::from_secs(1);
 
 /// While alive, this thread's valid obligations are recorded; [`take`] reads them.
 pub struct RecordScope {
@@ -77,6 +84,7 @@ pub fn scope(on: bool) -> RecordScope {
 /// strategy terms): printing every obligation costs more than a large proof itself.
 pub fn scope_with(on: bool, scripts: bool) -> RecordScope {
     let previous = on.then(|| {
+        STRATEGY_SPENT.with(|s| s.set(Duration::ZERO));
         LOG.with(|l| {
             l.replace(Some(Log {
                 scripts,
@@ -399,6 +407,23 @@ fn find_strategy(
     outer: &[Dynamic],
     cases: bool,
 ) -> Option<Vec<Dynamic>> {
+    if STRATEGY_SPENT.with(|s| s.get()) >= STRATEGY_BUDGET {
+        return None;
+    }
+    let start = std::time::Instant::now();
+    let left = STRATEGY_BUDGET.saturating_sub(STRATEGY_SPENT.with(|s| s.get()));
+    let found = search_strategy(phi, params, outer, cases, start + left);
+    STRATEGY_SPENT.with(|s| s.set(s.get() + start.elapsed()));
+    found
+}
+
+fn search_strategy(
+    phi: &Bool,
+    params: &[Dynamic],
+    outer: &[Dynamic],
+    cases: bool,
+    deadline: std::time::Instant,
+) -> Option<Vec<Dynamic>> {
     let param_set: HashSet<&Dynamic> = params.iter().collect();
     let outer_set: HashSet<&Dynamic> = outer.iter().collect();
     let mut candidates: Vec<Vec<Dynamic>> = vec![Vec::new(); params.len()];
@@ -442,6 +467,9 @@ fn find_strategy(
         phi.substitute(&subst)
     };
     for terms in combos.iter().take(MAX_CANDIDATE_CHECKS) {
+        if std::time::Instant::now() >= deadline {
+            return None;
+        }
         if valid(&instance(terms)) {
             return Some(terms.clone());
         }
@@ -449,7 +477,7 @@ fn find_strategy(
     if !cases || combos.len() < 2 {
         return None;
     }
-    case_split(&combos, &instance, params)
+    case_split(&combos, &instance, params, deadline)
 }
 
 /// Whether `phi` is valid (Z3 within [`CANDIDATE_LIMIT`]).
@@ -472,8 +500,9 @@ fn case_split(
     combos: &[Vec<Dynamic>],
     instance: &dyn Fn(&[Dynamic]) -> Bool,
     params: &[Dynamic],
+    budget_end: std::time::Instant,
 ) -> Option<Vec<Dynamic>> {
-    let deadline = std::time::Instant::now() + CASE_SPLIT_BUDGET;
+    let deadline = budget_end.min(std::time::Instant::now() + CASE_SPLIT_BUDGET);
     let late = || std::time::Instant::now() > deadline;
     let mut cases: Vec<(Bool, &Vec<Dynamic>)> = Vec::new();
     for terms in combos {
