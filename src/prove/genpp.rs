@@ -19,6 +19,10 @@ pub enum Item<'t> {
     S(&'t Stmt),
     /// Between repetitions of an aligned body: the guard must hold again.
     Guard(&'t Expr),
+    /// A loop peeled (`while (g) B` is `if (g) { B; while (g) B }`, a program identity):
+    /// where its guard holds, its body and then the loop again (peeled `k - 1` more
+    /// times); elsewhere past the loop.
+    Peel(&'t Stmt, u8),
 }
 
 #[derive(Clone)]
@@ -30,11 +34,19 @@ pub struct Cfg<'t> {
     /// The loops that last ran in lockstep and may still have iterations left (see
     /// `loops::Lockstep`).
     pub lockstep: Option<super::loops::Lockstep<'t>>,
+    /// Loops peeled on this path to align offset loops (`offset`), which bounds it.
+    pub peeled: u8,
+    /// A lockstep's loop whose remaining iterations are being peeled (`offset`): it must
+    /// be seen to end within this many more.
+    pub must_end: Option<(usize, &'t Stmt, u8)>,
+    /// Some copy branched with loops on this path (an `if` around loops, a peeled loop):
+    /// loop points check first for loops whose guard the branch made false.
+    pub split: bool,
 }
 
 impl<'t> Cfg<'t> {
     pub fn new(conts: Vec<im::Vector<Item<'t>>>, st: SymState) -> Self {
-        Cfg { conts, st, unrolled: 0, lockstep: None }
+        Cfg { conts, st, unrolled: 0, lockstep: None, peeled: 0, must_end: None, split: false }
     }
 }
 
@@ -242,6 +254,7 @@ impl<'t> Prover<'t> {
                     )?;
                     cfg.st.pc.push_back(g);
                 }
+                Item::Peel(w, k) => return self.peel(i, w, k, cfg, acc, scope, end),
                 Item::S(s) => match s {
                     Stmt::If { then_branch, else_branch, .. }
                     | Stmt::IfStar { then_branch, else_branch, .. }
@@ -392,9 +405,48 @@ impl<'t> Prover<'t> {
             _ => unreachable!("only branches"),
         };
         let c = cond.map(|e| cfg.st.eval_bool(e));
-        let with_branch = |branch: &'t [Stmt], taken: Option<Bool>| {
+        let items = |b: &'t [Stmt]| b.iter().map(Item::S).collect();
+        self.split(i, c, items(then_branch), items(else_branch), cfg, acc, scope, end)
+    }
+
+    /// A loop peeled `k` times at the front of copy `i` (see `Item::Peel`).
+    #[allow(clippy::too_many_arguments)]
+    fn peel(
+        &mut self,
+        i: usize,
+        w: &'t Stmt,
+        k: u8,
+        cfg: Cfg<'t>,
+        acc: Acc,
+        scope: Scope,
+        end: &End,
+    ) -> Res<Acc> {
+        let Stmt::While { cond, body, .. } = w else { unreachable!("only loops are peeled") };
+        let g = cfg.st.eval_bool(cond);
+        let mut then: im::Vector<Item<'t>> = body.iter().map(Item::S).collect();
+        then.push_back(if k > 1 { Item::Peel(w, k - 1) } else { Item::S(w) });
+        self.split(i, Some(g), then, im::Vector::new(), cfg, acc, scope, end)
+    }
+
+    /// Copy `i` continues with `then` where `c` holds and with `otherwise` elsewhere (no
+    /// condition: `if (*)`), each followed by the rest of the copy. A ∀ copy proves both;
+    /// an ∃ copy commits to one, under a restriction when there is a condition.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn split(
+        &mut self,
+        i: usize,
+        c: Option<Bool>,
+        then: im::Vector<Item<'t>>,
+        otherwise: im::Vector<Item<'t>>,
+        cfg: Cfg<'t>,
+        acc: Acc,
+        scope: Scope,
+        end: &End,
+    ) -> Res<Acc> {
+        let with_branch = |items: im::Vector<Item<'t>>, taken: Option<Bool>| {
             let mut next = cfg.clone();
-            let mut cont: im::Vector<Item<'t>> = branch.iter().map(Item::S).collect();
+            next.split = true;
+            let mut cont = items;
             cont.append(next.conts[i].clone());
             next.conts[i] = cont;
             if let Some(b) = taken {
@@ -405,10 +457,16 @@ impl<'t> Prover<'t> {
         let then_cond = c.clone();
         let else_cond = c.as_ref().map(|c| c.not());
         if self.quantifier(i) == Quantifier::Forall {
-            // Each ∀ branch must be proved; the split depends only on ∀ values.
-            let c1 = with_branch(then_branch, then_cond);
-            let c2 = with_branch(else_branch, else_cond);
-            if scope.conj {
+            // Each ∀ branch must be proved. Proved in separate queries, each may choose the
+            // parameters made so far its own way, which is sound only when the split is
+            // decided before them: on outermost ∀ values. A condition on values inside
+            // the query (a ∀ copy's values where a lockstep with ∃ loops stopped, see
+            // `Kind::Midway`) is chosen after the parameters: one query for both.
+            let late = c.as_ref().is_some_and(|c| !self.outer_only(c, scope))
+                && self.syms.params_since(scope.floor);
+            let c1 = with_branch(then, then_cond);
+            let c2 = with_branch(otherwise, else_cond);
+            if scope.conj || late {
                 let a = self.run(c1, acc, scope, end)?;
                 self.run(c2, a, scope, end)
             } else {
@@ -417,10 +475,10 @@ impl<'t> Prover<'t> {
                 Ok(acc)
             }
         } else {
-            // The ∃ copy commits to one branch; for `if (b)` the parameters must make b
-            // (or ¬b) hold.
+            // The ∃ copy commits to one branch; with a condition the parameters must make
+            // it (or its negation) hold.
             let mut last = None;
-            for (branch, taken) in [(then_branch, then_cond), (else_branch, else_cond)] {
+            for (items, taken) in [(then, then_cond), (otherwise, else_cond)] {
                 let mark = self.proof.len();
                 let mut a = acc.clone();
                 if let Some(b) = &taken {
@@ -431,7 +489,7 @@ impl<'t> Prover<'t> {
                         continue;
                     }
                 }
-                match self.run(with_branch(branch, taken), a, scope, end) {
+                match self.run(with_branch(items, taken), a, scope, end) {
                     Ok(a) => return Ok(a),
                     Err(f) => {
                         self.proof.truncate(mark);
@@ -441,6 +499,13 @@ impl<'t> Prover<'t> {
             }
             Err(last.expect("two branches tried"))
         }
+    }
+
+    /// Whether every symbol of `b` is outermost universal in queries of `scope`.
+    pub(super) fn outer_only(&self, b: &Bool, scope: Scope) -> bool {
+        let (consts, quantified) = crate::smt::query::free_constants(b);
+        !quantified
+            && consts.iter().all(|c| self.syms.class(scope.floor, c) == crate::smt::query::Class::A)
     }
 
     /// An ∃-only loop point: leave the first waiting ∃ loop now, or unroll it once.

@@ -312,7 +312,9 @@ impl<'t> Prover<'t> {
             } else {
                 format!("candidate `{text}` is not preserved by the {loops} at {locs}{run}")
             };
-            self.note_closest(CLOSEST_CONS, c);
+            // A failure of loops run 1:1 reads more plainly than one of uneven counts.
+            let even = align.iter().all(|al| al.count == 1);
+            self.note_closest(if even { CLOSEST_CONS } else { CLOSEST_CONS_UNEVEN }, c);
             Attempt::Cons(f)
         })?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
@@ -587,7 +589,15 @@ impl<'t> Prover<'t> {
             }
             conts[al.copy] = c;
         }
-        let sub = Cfg { conts, st: h, unrolled: cfg.unrolled, lockstep: None };
+        let sub = Cfg {
+            conts,
+            st: h,
+            unrolled: cfg.unrolled,
+            lockstep: None,
+            peeled: cfg.peeled,
+            must_end: None,
+            split: cfg.split,
+        };
         let start = if separate { Acc::new() } else { acc.clone() };
         let mark = self.proof.len();
         let r = self.run(sub, start, sc, &goal);
@@ -603,9 +613,11 @@ fn preserved(set: &[Expr], failed: &[bool]) -> Vec<Expr> {
     set.iter().zip(failed).filter(|(_, f)| !**f).map(|(a, _)| a.clone()).collect()
 }
 
-/// How informative a failed candidate is for the reason: not preserved beats not ending
-/// the loops together, which beats an invariant too weak for what follows the loops.
-const CLOSEST_CONS: u8 = 3;
+/// How informative a failed candidate is for the reason: not preserved (by loops run 1:1,
+/// then by uneven counts) beats not ending the loops together, which beats an invariant
+/// too weak for what follows the loops.
+const CLOSEST_CONS: u8 = 4;
+const CLOSEST_CONS_UNEVEN: u8 = 3;
 const CLOSEST_TERM: u8 = 2;
 const CLOSEST_LATER: u8 = 1;
 

@@ -100,6 +100,13 @@ impl<'t> Prover<'t> {
                     Err(_) => {}
                 }
             }
+            // Lockstep, then a few iterations alone (an unrolled loop's remainder).
+            if let Some(r) = self.run_leftover_iteration(&cfg, &acc, scope, end, ls, &waiting) {
+                return r;
+            }
+        }
+        if let Some(r) = self.skip_false_guards(&cfg, &acc, scope, end, &waiting) {
+            return r;
         }
         if forall.is_empty() {
             return self.exists_only(cfg, acc, scope, end);
@@ -109,6 +116,23 @@ impl<'t> Prover<'t> {
         let tried_before = self.candidates;
         let outer_closest = self.closest.take();
         let mut last: Option<Fail> = None;
+        // Loops a few iterations apart: the copy behind catches up first. Where that
+        // fails, its closest candidate is the one the reason names.
+        let offsets = self.offsets(&cfg, &waiting);
+        let mut offset_closest = None;
+        for &off in &offsets {
+            match self.run_offset(&cfg, &acc, scope, end, off) {
+                Ok(a) => {
+                    self.closest = outer_closest;
+                    return Ok(a);
+                }
+                Err(f) if f.kind == FailKind::Stopped => return Err(f),
+                Err(f) => {
+                    offset_closest = self.closest.clone().or(offset_closest);
+                    last = Some(f);
+                }
+            }
+        }
         // Larger alignments first: running loops together is what relational proofs need.
         let n = waiting.len();
         // With many copies, only all of them, pairs and single loops (the sizes between
@@ -188,10 +212,25 @@ impl<'t> Prover<'t> {
             }
         }
         let tried = self.candidates - tried_before;
+        if offset_closest.is_some() {
+            self.closest = offset_closest;
+        }
         let closest = match (&self.closest, last) {
             (Some((_, c)), _) => format!("; closest: {c}"),
             (None, Some(f)) => format!("; last failure: {}", f.msg),
             (None, None) => String::new(),
+        };
+        // The offset found, in the reason's first words.
+        let (apart, them) = match offsets.first() {
+            Some(o) => (
+                format!(
+                    "the loops at {locs} run {} apart ({} behind); ",
+                    super::offset::iterations(o.steps),
+                    self.tuple.copies[o.behind].name
+                ),
+                "them".to_string(),
+            ),
+            None => (String::new(), format!("the loops at {locs}")),
         };
         // The enclosing search keeps the more informative of its own and this one's.
         if let Some((rank, c)) = outer_closest {
@@ -204,7 +243,7 @@ impl<'t> Prover<'t> {
                 FailKind::NoInvariant
             },
             msg: format!(
-                "no invariant among {tried} candidates for the loops at {locs} ({} loop point(s) \
+                "{apart}no invariant among {tried} candidates for {them} ({} loop point(s) \
                  proved before it on this path){closest}",
                 self.proof.len()
             ),

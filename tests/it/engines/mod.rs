@@ -14,6 +14,7 @@ mod prove_loops;
 mod prove_prophecy;
 mod prove_scale;
 mod prove_temporal;
+mod prove_transformations;
 mod qe_interrupts;
 mod refute_deep;
 mod refute_examples;
