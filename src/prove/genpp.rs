@@ -23,6 +23,9 @@ pub enum Item<'t> {
     /// where its guard holds, its body and then the loop again (peeled `k - 1` more
     /// times); elsewhere past the loop.
     Peel(&'t Stmt, u8),
+    /// One more repetition of an aligned body where the loop's guard still holds
+    /// (`if (g) B`): an alignment that runs a loop "up to k" iterations per joint step.
+    Maybe(&'t Stmt),
 }
 
 #[derive(Clone)]
@@ -39,6 +42,9 @@ pub struct Cfg<'t> {
     /// A lockstep's loop whose remaining iterations are being peeled (`offset`): it must
     /// be seen to end within this many more.
     pub must_end: Option<(usize, &'t Stmt, u8)>,
+    /// The loop point ahead follows an offset's peeled iterations: only 1:1 alignments
+    /// are tried there (the offset was what made the counts differ).
+    pub caught_up: bool,
     /// Some copy branched with loops on this path (an `if` around loops, a peeled loop):
     /// loop points check first for loops whose guard the branch made false.
     pub split: bool,
@@ -46,7 +52,16 @@ pub struct Cfg<'t> {
 
 impl<'t> Cfg<'t> {
     pub fn new(conts: Vec<im::Vector<Item<'t>>>, st: SymState) -> Self {
-        Cfg { conts, st, unrolled: 0, lockstep: None, peeled: 0, must_end: None, split: false }
+        Cfg {
+            conts,
+            st,
+            unrolled: 0,
+            lockstep: None,
+            peeled: 0,
+            must_end: None,
+            caught_up: false,
+            split: false,
+        }
     }
 }
 
@@ -134,6 +149,9 @@ pub struct Prover<'t> {
     /// Consecution checks read parameters chosen before the loop as universal (a probe for
     /// invariants that hold whatever the ∃ copies chose, see `houdini`).
     pub robust: bool,
+    /// The atoms the running Houdini search dropped as not preserved, for the reason
+    /// (set before each attempt, taken by it).
+    pub dropped: Vec<Expr>,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
@@ -163,6 +181,7 @@ impl<'t> Prover<'t> {
             assumes_deferred: false,
             tried: Vec::new(),
             robust: false,
+            dropped: Vec::new(),
         }
     }
 
@@ -255,6 +274,25 @@ impl<'t> Prover<'t> {
                     cfg.st.pc.push_back(g);
                 }
                 Item::Peel(w, k) => return self.peel(i, w, k, cfg, acc, scope, end),
+                Item::Maybe(Stmt::While { cond, body, .. }) => {
+                    let g = cfg.st.eval_bool(cond);
+                    if has_loop(body) {
+                        let then = body.iter().map(Item::S).collect();
+                        return self.split(
+                            i,
+                            Some(g),
+                            then,
+                            im::Vector::new(),
+                            cfg,
+                            acc,
+                            scope,
+                            end,
+                        );
+                    }
+                    // Loop-free: both outcomes joined on the spot, like any `if`.
+                    self.exec_if(i, &g, body, &[], &mut cfg.st, &mut acc, scope)?;
+                }
+                Item::Maybe(_) => unreachable!("only loops repeat"),
                 Item::S(s) => match s {
                     Stmt::If { then_branch, else_branch, .. }
                     | Stmt::IfStar { then_branch, else_branch, .. }

@@ -111,7 +111,9 @@ pub fn atoms(
             }
             // a runs k times as often as b: counters and accumulators scale by k.
             for (p, q, mp, mq) in [(a, b, &ma, &mb), (b, a, &mb, &ma)] {
-                if q.count == 0 || p.count <= q.count || p.count % q.count != 0 {
+                // Up to k iterations per step: no fixed proportion.
+                if p.upto || q.upto || q.count == 0 || p.count <= q.count || p.count % q.count != 0
+                {
                     continue;
                 }
                 let k = p.count / q.count;
@@ -135,6 +137,9 @@ pub fn atoms(
     for (i, a) in align.iter().enumerate() {
         for b in &align[i + 1..] {
             let (ga, gb) = (guard_vars(a), guard_vars(b));
+            if a.upto || b.upto {
+                continue;
+            }
             for (x, cx) in counters(tuple, a.body()) {
                 for (y, cy) in counters(tuple, b.body()) {
                     // Guard counters only: they are what simultaneous termination needs.

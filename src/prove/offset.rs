@@ -67,7 +67,7 @@ impl<'t> Prover<'t> {
             next.conts[c].pop_front();
             next.st.pc.push_back(g.not());
             let start = self.candidates;
-            let al = [Aligned { copy: c, stmt: w, count: 1 }];
+            let al = [Aligned { copy: c, stmt: w, count: 1, upto: false }];
             let what = format!("{} runs no iteration", self.tuple.copies[c].name);
             let inv = "the guard is false on reaching the loop".to_string();
             self.record_as(&al, inv, start, Some(what), None);
@@ -189,8 +189,14 @@ impl<'t> Prover<'t> {
         next.conts[off.behind].pop_front();
         next.conts[off.behind].push_front(Item::Peel(off.stmt, off.steps));
         next.peeled += 1;
+        next.caught_up = true;
         let start = self.candidates;
-        let al = [Aligned { copy: off.behind, stmt: off.stmt, count: u32::from(off.steps) }];
+        let al = [Aligned {
+            copy: off.behind,
+            stmt: off.stmt,
+            count: u32::from(off.steps),
+            upto: false,
+        }];
         let (name, other) =
             (&self.tuple.copies[off.behind].name, &self.tuple.copies[off.ahead].name);
         let what =
@@ -241,7 +247,7 @@ impl<'t> Prover<'t> {
             next.peeled += u8::from(pending.is_none());
             next.must_end = Some((c, w, left));
             let start = self.candidates;
-            let al = [Aligned { copy: c, stmt: w, count: 1 }];
+            let al = [Aligned { copy: c, stmt: w, count: 1, upto: false }];
             let what = format!("{} runs one more iteration alone", self.tuple.copies[c].name);
             let inv = "a peeled iteration (no invariant)".to_string();
             self.record_as(&al, inv, start, Some(what), Some(ls.record));
