@@ -38,6 +38,7 @@ pub fn substitute(e: &Expr, args: &[Expr]) -> Expr {
         | ExprKind::Bv(_)
         | ExprKind::Str(_) => return e.clone(),
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(substitute(a, args))),
+        ExprKind::ConstArray(a) => ExprKind::ConstArray(Box::new(substitute(a, args))),
         ExprKind::Extract { hi, lo, arg } => {
             ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(substitute(arg, args)) }
         }

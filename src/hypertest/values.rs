@@ -37,7 +37,7 @@ impl Values {
     fn block(&mut self, b: &[Stmt]) {
         for s in b {
             match s {
-                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => {}
+                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
                 Stmt::Assign { value, .. } => self.expr(value),
                 Stmt::Store { index, value, .. } => {
                     self.expr(index);
@@ -70,7 +70,9 @@ impl Values {
             ExprKind::Bv(v) => self.bvs.extend([*v, v.wrapping_sub(1), v.wrapping_add(1)]),
             ExprKind::Str(s) => self.strs.push(s.clone()),
             ExprKind::Var(_) | ExprKind::Bound(_) | ExprKind::Bool(_) => {}
-            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => self.expr(a),
+            ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
+                self.expr(a)
+            }
             ExprKind::Quant { body, .. } => self.expr(body),
             ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
                 self.expr(a);

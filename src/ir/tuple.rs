@@ -37,6 +37,9 @@ pub struct Copy {
     pub body: Block,
     /// This copy's variables in the tuple's table, in the program's declaration order.
     pub vars: Vec<VarId>,
+    /// The file the program comes from, when it is not the tuple's own (`forex equiv`
+    /// pairs programs of two files); messages name loops by it.
+    pub file: Option<String>,
 }
 
 /// A variable of a tuple: variable `name` of copy number `copy`.
@@ -134,8 +137,13 @@ impl Tuple {
             quantifier,
             body: program.body.iter().map(|s| s.map_vars(&rename)).collect(),
             vars: (0..program.vars.len() as u32).map(|i| VarId(i + offset)).collect(),
+            file: None,
         });
         copy
+    }
+    /// The file copy `copy`'s program comes from (the tuple's own unless it says).
+    pub fn copy_file(&self, copy: usize) -> &str {
+        self.copies[copy].file.as_deref().unwrap_or(&self.file)
     }
     /// The variable `name` of copy `copy`, if it exists.
     pub fn copy_var(&self, copy: usize, name: &str) -> Option<VarId> {

@@ -100,6 +100,7 @@ impl Encoder<'_> {
                 bv_literal(*value, w).into()
             }
             ExprKind::Str(s) => str_literal(s).into(),
+            ExprKind::ConstArray(a) => Array::const_array(&Sort::int(), &self.expr(a)).into(),
             ExprKind::Unary(op, a) => {
                 let a = self.expr(a);
                 match op {
