@@ -381,7 +381,8 @@ impl<'t> Prover<'t> {
                     );
                     // What the loops did not preserve is what the proof missed.
                     if !dropped.is_empty() {
-                        let shown = dropped.iter().take(3).map(|a| self.inv_text(std::slice::from_ref(a)));
+                        let shown =
+                            dropped.iter().take(3).map(|a| self.inv_text(std::slice::from_ref(a)));
                         let more = if dropped.len() > 3 { ", …" } else { "" };
                         c += &format!(
                             "; not preserved: `{}`{more}",

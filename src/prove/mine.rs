@@ -19,6 +19,9 @@
 //! atoms as integers (steps read as signed literals, `*` and `-` wrapping, `<` unsigned):
 //! a relation that holds of the integers holds modulo 2^N, and the ones that wrapping
 //! breaks (`x >= old(x)`) fail their check like any other candidate.
+//! Strength reduction: in any alignment, a guard counter i stepped by c and a variable
+//! stepped by a literal only that loop writes, or by a loop-invariant expression e
+//! (`j += b`), move in proportion: `c * (j - old(j)) == e * (i - old(i))`.
 
 use super::loops::Aligned;
 pub use crate::ir::steps::{counters, monotone, stepped_by_multiples};
@@ -159,6 +162,46 @@ pub fn atoms(
                     }
                     push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
                 }
+            }
+        }
+    }
+    // Strength reduction: a variable one loop alone steps (`k += 5`, `j += b` with b
+    // unwritten) moves in proportion to the loop's guard counter i stepped by c:
+    // `c * (k - old(k)) == 5 * (i - old(i))`, so with its value on entry k is the
+    // product the other copy recomputes each iteration (`5 * i + c`). Literal counters
+    // another aligned loop writes under the same name are related by equalities instead.
+    for (n, al) in align.iter().enumerate() {
+        let others: Vec<VarId> = align
+            .iter()
+            .enumerate()
+            .filter(|(m, _)| *m != n)
+            .flat_map(|(_, o)| crate::ir::modified_vars(o.body()))
+            .collect();
+        let own = |y: VarId| !others.iter().any(|&o| same_name(o, y));
+        let guarded = guard_vars(al);
+        let cs = counters(tuple, al.body());
+        for &(x, cx) in cs.iter().filter(|(x, _)| guarded.contains(x)) {
+            if tuple.var(x).ty != Type::Int {
+                continue;
+            }
+            // Literal steps: loops alone get every proportional pair below.
+            for &(y, cy) in cs.iter().filter(|_| align.len() > 1) {
+                if y == x || !own(y) || tuple.var(y).ty != Type::Int {
+                    continue;
+                }
+                let g = num_integer::gcd(cx, cy);
+                let (kx, ky) = (cy / g, cx / g);
+                let moved = |v: VarId, k: i64| scaled(k, moved_from_entry(v));
+                push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
+            }
+            // Symbolic steps are rare: mined even when the other copy writes the name too
+            // (it recomputes `j = i * b + c` where this copy steps `j += b`).
+            for (y, e, sign) in crate::ir::steps::invariant_steps(tuple, al.body()) {
+                if y == x {
+                    continue;
+                }
+                let per = Expr::binary(BinOp::Mul, e, moved_from_entry(x));
+                push(Expr::eq(scaled(cx, moved_from_entry(y)), scaled(sign, per)), &mut out);
             }
         }
     }

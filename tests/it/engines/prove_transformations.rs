@@ -118,6 +118,20 @@ fn an_unrolled_loop_runs_in_lockstep_with_k_iterations_of_the_original() {
 }
 
 #[test]
+fn a_strength_reduced_running_sum_moves_in_proportion_to_the_counter() {
+    // `k += 5` (or `j += b`, b a parameter) against `5 * i + c` (`i * b + c`) recomputed
+    // each iteration: the loops run 1:1 and the running sum's distance from its entry
+    // value is the step times the counter's.
+    for rel in ["strength/const", "strength/mul", "strength/draws"] {
+        let p = proved(rel);
+        assert!(!p.loop_points.is_empty(), "{rel}: {p:#?}");
+    }
+    for rel in ["strength/const_bad", "strength/mul_bad", "strength/draws_bad"] {
+        unproved(rel);
+    }
+}
+
+#[test]
 fn the_reason_names_the_offset_and_the_closest_candidate() {
     // fib started one step later from the wrong state: the loops are found 1 iteration
     // apart, and the candidate closest to an invariant is named in the tuple's terms.
@@ -143,6 +157,9 @@ const PROVED: &[&str] = &[
     "unroll/by3",
     "unroll/digits",
     "unroll/guarded",
+    "strength/const",
+    "strength/mul",
+    "strength/draws",
     "inversion/basic",
     "inversion/countdown",
     "inversion/flag",
