@@ -22,10 +22,13 @@
 //! Strength reduction: in any alignment, a guard counter i stepped by c and a variable
 //! stepped by a literal only that loop writes, or by a loop-invariant expression e
 //! (`j += b`), move in proportion: `c * (j - old(j)) == e * (i - old(i))`.
+//! Code sinking: `r = e` each iteration in one aligned loop only gives
+//! `i == old(i) || r == e` and `i != old(i) || r == old(r)`. Guards over one variable of
+//! different names, equal up to renaming, give that variable's equality.
 
 use super::loops::Aligned;
 pub use crate::ir::steps::{counters, monotone, stepped_by_multiples};
-use crate::ir::{BinOp, Expr, ExprKind, Tuple, Type, VarId};
+use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, VarId};
 
 /// `ghost(v)`: the ghost variable holding `v`'s value when the loops were reached.
 /// `lockstep`: the loops run in lockstep (`loops::Lockstep`), which also gets the
@@ -98,6 +101,15 @@ pub fn atoms(
                     if same_name(x, y) {
                         push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
                     }
+                }
+            }
+            // One guard over a variable of another name (`while (y > 0)` on a copy y of
+            // the input against `while (x > 0)`): the two play one role.
+            if let ([x], [y]) = (guard_vars(a).as_slice(), guard_vars(b).as_slice()) {
+                let (x, y) = (*x, *y);
+                let renamed = a.cond().map_vars(&|v| if v == x { y } else { v });
+                if !same_name(x, y) && tuple.var(x).ty == tuple.var(y).ty && renamed == *b.cond() {
+                    push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
                 }
             }
         }
@@ -203,6 +215,52 @@ pub fn atoms(
                 let per = Expr::binary(BinOp::Mul, e, moved_from_entry(x));
                 push(Expr::eq(scaled(cx, moved_from_entry(y)), scaled(sign, per)), &mut out);
             }
+        }
+    }
+    // Code sinking: a loop that sets `r = e` every iteration (e read after its inputs'
+    // last writes) against one that sets it once after the loop: once the counter moved
+    // r is e, before that r is what it was on entry.
+    for (n, al) in align.iter().enumerate().filter(|_| align.len() > 1) {
+        let others: Vec<VarId> = align
+            .iter()
+            .enumerate()
+            .filter(|(m, _)| *m != n)
+            .flat_map(|(_, o)| crate::ir::modified_vars(o.body()))
+            .collect();
+        let guarded = guard_vars(al);
+        let body = al.body();
+        let Some(&(x, cx)) = counters(tuple, body)
+            .iter()
+            .find(|(x, _)| guarded.contains(x) && tuple.var(*x).ty == Type::Int)
+        else {
+            continue;
+        };
+        let ghost_of = |v: VarId| Expr::var(ghost(v), tuple.var(v).ty.clone());
+        // The counter never comes back to its entry value (what `i != old(i)` needs).
+        let away =
+            Expr::binary(if cx > 0 { BinOp::Ge } else { BinOp::Le }, var_expr(x), ghost_of(x));
+        let mut away = Some(away);
+        for (k, s) in body.iter().enumerate() {
+            let Stmt::Assign { var: r, value, .. } = s else { continue };
+            let r = *r;
+            if r == x || others.iter().any(|&o| same_name(o, r)) {
+                continue;
+            }
+            let later = crate::ir::modified_vars(&body[k + 1..]);
+            let earlier = crate::ir::modified_vars(&body[..k]);
+            let mut stale = earlier.contains(&r) || later.contains(&r);
+            value.for_each_var(&mut |v| stale |= v == r || later.contains(&v));
+            if stale || value.has_quantifier() {
+                continue;
+            }
+            if let Some(a) = away.take() {
+                push(a, &mut out);
+            }
+            let unmoved = Expr::eq(var_expr(x), ghost_of(x));
+            let set = Expr::eq(var_expr(r), value.clone());
+            push(Expr::binary(BinOp::Or, unmoved.clone(), set), &mut out);
+            let kept = Expr::eq(var_expr(r), ghost_of(r));
+            push(Expr::binary(BinOp::Or, Expr::negate(unmoved), kept), &mut out);
         }
     }
     // A guard counter stepped by c (|c| >= 2) keeps its distance from the loop's entry a

@@ -132,6 +132,14 @@ fn a_strength_reduced_running_sum_moves_in_proportion_to_the_counter() {
 }
 
 #[test]
+fn a_loop_on_a_copy_of_the_input_is_aligned_with_the_loop_on_the_input() {
+    // `while (y > 0) y = y / 10` on y = x against `while (x > 0) x = x / 10`: the guards
+    // agree up to renaming, so x and y are related.
+    proved("frame/digits");
+    unproved("frame/digits_bad");
+}
+
+#[test]
 fn the_reason_names_the_offset_and_the_closest_candidate() {
     // fib started one step later from the wrong state: the loops are found 1 iteration
     // apart, and the candidate closest to an invariant is named in the tuple's terms.
@@ -170,6 +178,7 @@ const PROVED: &[&str] = &[
     "frame/keep",
     "frame/reordered",
     "frame/while_if",
+    "frame/digits",
 ];
 
 #[test]
