@@ -10,6 +10,7 @@ mod genpp;
 mod houdini;
 mod loops;
 mod mine;
+mod offset;
 mod prophecy;
 mod rank;
 mod state;

@@ -20,7 +20,7 @@ impl<'t> Prover<'t> {
         w: &'t Stmt,
     ) -> Res<Acc> {
         let Stmt::While { cond, .. } = w else { unreachable!("a loop") };
-        let align = [Aligned { copy, stmt: w, count: 1 }];
+        let align = [Aligned { copy, stmt: w, count: 1, upto: false }];
         let start = self.candidates;
         let mut last = Fail::invalid("no ranking function candidate");
         let modified = crate::ir::modified_vars(align[0].body());

@@ -16,6 +16,7 @@ mod prove_prophecy;
 mod prove_scale;
 mod prove_steering;
 mod prove_temporal;
+mod prove_transformations;
 mod qe_interrupts;
 mod refute_deep;
 mod refute_examples;
