@@ -23,6 +23,10 @@ impl Lowerer<'_, '_> {
             return;
         }
         let loc = self.loc(&f.span);
+        if let Some(g) = guarded(body, &f.name.name) {
+            self.guarded_loop(g, out);
+            return;
+        }
         let prefix = self.frame().prefix.clone();
         let again =
             self.var(&format!("{prefix}$again"), VarTy::Scalar(CScalar::Bool), &f.name.span);
@@ -36,6 +40,24 @@ impl Lowerer<'_, '_> {
             inner.push(Stmt::Assign { var: flag, value: Expr::bool(false), loc });
         }
         out.push(Stmt::While { id: LoopId(0), cond: Expr::var(again, ty), body: inner, loc });
+    }
+
+    /// `if (c) return e; return f(args);` (or the other way round) as
+    /// `while (!c) { params = args; }` then `return e;`: one round per call, as a loop
+    /// written by hand would have, where the general loop has one more (the last call's
+    /// test). The condition's own statements run before each test.
+    fn guarded_loop(&mut self, g: Guarded<'_>, out: &mut Vec<Stmt>) {
+        let loc = self.loc(&g.call.span);
+        let mut pre = Vec::new();
+        let Some(v) = self.expr(g.cond, &mut pre) else { return };
+        let truth = self.m().truth(&v);
+        let cond = if g.loop_while { truth } else { super::not(truth) };
+        out.extend(pre.iter().cloned());
+        let mut inner = Vec::new();
+        self.tail_call(g.call, &mut inner);
+        inner.extend(pre);
+        out.push(Stmt::While { id: LoopId(0), cond, body: inner, loc });
+        self.stmt(g.exit, true, out);
     }
 
     /// Whether `f` calls itself in `return f(…);` and takes only scalars (an array
@@ -121,5 +143,50 @@ fn self_tail_call(s: &ast::Stmt, name: &str) -> bool {
         | StmtKind::Default(b)
         | StmtKind::Label(_, b) => self_tail_call(b, name),
         _ => false,
+    }
+}
+
+/// A body `if (cond) A else B` (or `if (cond) A; B`) where one of `A`, `B` is
+/// `return f(…);` and the other a `return` of anything else.
+struct Guarded<'a> {
+    cond: &'a ast::Expr,
+    /// Whether the loop goes on while `cond` holds (`A` is the call).
+    loop_while: bool,
+    /// The self tail call.
+    call: &'a ast::Expr,
+    /// The other `return`.
+    exit: &'a ast::Stmt,
+}
+
+fn guarded<'a>(body: &'a [ast::Stmt], name: &str) -> Option<Guarded<'a>> {
+    /// A statement, or a block holding just it.
+    fn single(s: &ast::Stmt) -> &ast::Stmt {
+        match &s.kind {
+            StmtKind::Block(ss) if ss.len() == 1 => single(&ss[0]),
+            _ => s,
+        }
+    }
+    let (cond, a, b) = match body {
+        [s] => match &single(s).kind {
+            StmtKind::If(c, a, Some(b)) => (c, single(a), single(b)),
+            _ => return None,
+        },
+        [s, b] => match &single(s).kind {
+            StmtKind::If(c, a, None) => (c, single(a), single(b)),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let call = |s: &'a ast::Stmt| match &s.kind {
+        StmtKind::Return(Some(e)) if matches!(&e.kind, ExprKind::Call(c, _) if c.name == name) => {
+            Some(e)
+        }
+        _ => None,
+    };
+    let plain = |s: &'a ast::Stmt| matches!(&s.kind, StmtKind::Return(_)) && call(s).is_none();
+    match (call(a), call(b)) {
+        (Some(e), None) if plain(b) => Some(Guarded { cond, loop_while: true, call: e, exit: b }),
+        (None, Some(e)) if plain(a) => Some(Guarded { cond, loop_while: false, call: e, exit: a }),
+        _ => None,
     }
 }
