@@ -137,6 +137,34 @@ impl Tuple {
         });
         copy
     }
+    /// Whether floats occur anywhere: a variable's type, or an expression of `pre`, `post`,
+    /// the hints or a body (`int(1.5)`). Such tuples are proved first with floats
+    /// abstracted (`smt::encode::FloatMode`).
+    pub fn has_float(&self) -> bool {
+        fn block(b: &[super::Stmt]) -> bool {
+            use super::Stmt;
+            b.iter().any(|s| match s {
+                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => false,
+                Stmt::Assign { value, .. } => value.mentions_float(),
+                Stmt::Store { index, value, .. } => {
+                    index.mentions_float() || value.mentions_float()
+                }
+                Stmt::Assume { cond, .. } => cond.mentions_float(),
+                Stmt::If { cond, then_branch, else_branch, .. } => {
+                    cond.mentions_float() || block(then_branch) || block(else_branch)
+                }
+                Stmt::IfStar { then_branch, else_branch, .. } => {
+                    block(then_branch) || block(else_branch)
+                }
+                Stmt::While { cond, body, .. } => cond.mentions_float() || block(body),
+            })
+        }
+        self.vars.iter().any(|v| v.ty.has_float())
+            || self.pre.mentions_float()
+            || self.post.mentions_float()
+            || self.hints.invariants.iter().any(Expr::mentions_float)
+            || self.copies.iter().any(|c| block(&c.body))
+    }
     /// The variable `name` of copy `copy`, if it exists.
     pub fn copy_var(&self, copy: usize, name: &str) -> Option<VarId> {
         self.copies[copy].vars.iter().copied().find(|v| self.var(*v).name == name)

@@ -156,7 +156,7 @@ pub fn into_proof(items: Vec<Recorded>) -> crate::verdict::Recorded {
             quantified: r.quantified,
         });
     }
-    crate::verdict::Recorded { strategy, obligations, on: true }
+    crate::verdict::Recorded { strategy, obligations, on: true, float_encoding: None }
 }
 
 /// Records the valid obligation `∀A. ∃P. ∀B. phi` (the query engine's hook; `class` and

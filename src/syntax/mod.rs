@@ -327,8 +327,8 @@ const KEYWORDS: [&str; 15] = [
 ];
 
 /// Tokens summarised as "an operator" in syntax errors (binary operators and postfixes).
-const OPERATOR_TOKENS: [&str; 26] = [
-    "<==>", "==>", "=>", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "&&", "||", "bv.&", "bv.|",
+const OPERATOR_TOKENS: [&str; 27] = [
+    "<==>", "==>", "=>", "===", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "&&", "||", "bv.&", "bv.|",
     "str.++", "&", "|", "^", "+", "-", "*", "/", "%", "[", "{",
 ];
 
