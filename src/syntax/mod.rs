@@ -328,8 +328,8 @@ const KEYWORDS: [&str; 15] = [
 
 /// Tokens summarised as "an operator" in syntax errors (binary operators and postfixes).
 const OPERATOR_TOKENS: [&str; 27] = [
-    "<==>", "==>", "=>", "===", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "&&", "||", "bv.&", "bv.|",
-    "str.++", "&", "|", "^", "+", "-", "*", "/", "%", "[", "{",
+    "<==>", "==>", "=>", "===", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "&&", "||", "bv.&",
+    "bv.|", "str.++", "&", "|", "^", "+", "-", "*", "/", "%", "[", "{",
 ];
 
 /// Tokens that begin an expression (summarised as "an expression" in syntax errors).
