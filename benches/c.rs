@@ -2,9 +2,13 @@
 //! `../shared/benchmarks/c/*.c`, N runs per file, a table per tuple (expected verdict
 //! from the file's first line, verdict, median forex time) and the median time per file
 //! against Elaenia's published median of 7.0 s per file (target: at most 1/20 of it).
+//! Then Elaenia's own 37 files (`../shared/benchmarks/elaenia`, verdicts from its
+//! `EXPECTED.tsv`, Elaenia's times from its `RESULTS.tsv`), read verbatim: decided/total,
+//! wrong verdicts, and forex's median time over the decided files beside Elaenia's
+//! published median over the files it reports (target: at most 1/50 of it).
 //!
-//! `cargo bench --bench c [-- [--runs N] [--timeout SECS] [FILTER]]` (or `FOREX_C_RUNS`,
-//! `FOREX_TIMEOUT`). Times are wall-clock times of the `forex` process (start-up
+//! `cargo bench --bench c [-- [--runs N] [--timeout SECS] [--elaenia-runs N]
+//! [--elaenia-timeout SECS] [FILTER]]` (or `FOREX_C_RUNS`, `FOREX_TIMEOUT`). Times are wall-clock times of the `forex` process (start-up
 //! included), which is what a user waits for. A file forex cannot read shows as `error`
 //! with the first line of its diagnostic. Exits 1 when a definitive verdict contradicts
 //! the expected one.
@@ -21,23 +25,36 @@ struct Config {
     runs: usize,
     timeout: String,
     filter: Option<String>,
+    elaenia_runs: usize,
+    elaenia_timeout: String,
 }
 
 fn config() -> Result<Config, String> {
     let mut runs = std::env::var("FOREX_C_RUNS").unwrap_or_else(|_| "5".into());
     let mut timeout = std::env::var("FOREX_TIMEOUT").unwrap_or_else(|_| "60".into());
     let mut filter = None;
+    let mut elaenia_runs = "1".to_string();
+    let mut elaenia_timeout = "20".to_string();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--runs" => runs = args.next().ok_or("--runs needs a value")?,
             "--timeout" => timeout = args.next().ok_or("--timeout needs a value")?,
+            "--elaenia-runs" => elaenia_runs = args.next().ok_or("--elaenia-runs needs a value")?,
+            "--elaenia-timeout" => {
+                elaenia_timeout = args.next().ok_or("--elaenia-timeout needs a value")?
+            }
             a if a.starts_with("--") => {} // cargo passes `--bench`
             a => filter = Some(a.to_string()),
         }
     }
     let runs = runs.parse::<usize>().ok().filter(|n| *n > 0).ok_or("--runs: a positive count")?;
-    Ok(Config { runs, timeout, filter })
+    let elaenia_runs = elaenia_runs
+        .parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or("--elaenia-runs: a positive count")?;
+    Ok(Config { runs, timeout, filter, elaenia_runs, elaenia_timeout })
 }
 
 fn files(filter: Option<&str>) -> Vec<PathBuf> {
@@ -178,6 +195,7 @@ fn main() {
         col.set_cell_alignment(CellAlignment::Right);
     }
     println!("{table}");
+    let elaenia_wrong = elaenia(&cfg);
     if per_file.is_empty() {
         println!("no file was decided ({errors} errors): no median to compare with Elaenia's");
         return;
@@ -193,8 +211,89 @@ fn main() {
         ms(overall),
         if errors > 0 { format!("; {errors} errors, not counted") } else { String::new() }
     );
-    if wrong > 0 {
-        println!("{wrong} definitive verdicts contradict the expected ones");
+    if wrong + elaenia_wrong > 0 {
+        println!("{} definitive verdicts contradict the expected ones", wrong + elaenia_wrong);
         std::process::exit(1);
     }
+}
+
+/// Elaenia's 37 published files: a table and a summary line; returns the number of
+/// definitive verdicts that contradict `EXPECTED.tsv`.
+fn elaenia(cfg: &Config) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/elaenia");
+    let Ok(expected) = std::fs::read_to_string(dir.join("EXPECTED.tsv")) else {
+        println!("note: no {}; Elaenia's files are not measured", dir.display());
+        return 0;
+    };
+    let published: Vec<(String, f64)> = std::fs::read_to_string(dir.join("RESULTS.tsv"))
+        .unwrap_or_default()
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            Some((f.next()?.to_string(), f.next()?.parse().ok()?))
+        })
+        .collect();
+    let mut table = Table::new();
+    table.load_style(presets::ASCII_MARKDOWN);
+    table.set_header(["Elaenia's file", "expected", "verdict", "forex ms", "Elaenia ms"]);
+    let (mut decided, mut total, mut wrong) = (0, 0, 0);
+    let mut times = Vec::new();
+    for line in expected.lines().skip(1) {
+        let mut f = line.split('\t');
+        let (Some(path), Some(want)) = (f.next(), f.next()) else { continue };
+        if cfg.filter.as_deref().is_some_and(|x| !path.contains(x)) {
+            continue;
+        }
+        total += 1;
+        let mut runs = Vec::new();
+        let mut last = Err("not run".to_string());
+        for _ in 0..cfg.elaenia_runs {
+            let (rows, time) = run_once(&dir.join(path), &cfg.elaenia_timeout);
+            runs.push(time);
+            last = rows;
+        }
+        let time = median(runs);
+        let verdict = match &last {
+            Ok(rows) => rows.first().map_or("error".to_string(), |r| r.1.clone()),
+            Err(why) => format!("error: {}", why.chars().take(50).collect::<String>()),
+        };
+        if verdict == want {
+            decided += 1;
+            times.push(time);
+        } else if matches!(verdict.as_str(), "verified" | "violated") {
+            wrong += 1;
+        }
+        let stem = path.trim_end_matches(".c");
+        let theirs = published
+            .iter()
+            .find(|(b, _)| b == stem)
+            .map_or("-".to_string(), |(_, t)| format!("{t:.0}"));
+        table.add_row([path, want, &verdict, &ms(time), &theirs]);
+    }
+    for col in [3, 4] {
+        if let Some(c) = table.column_mut(col) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    println!("{table}");
+    let theirs = {
+        let mut t: Vec<Duration> =
+            published.iter().map(|(_, ms)| Duration::from_secs_f64(ms / 1000.0)).collect();
+        t.sort();
+        median(t)
+    };
+    let ours = median(times);
+    let ratio = theirs.as_secs_f64() / ours.as_secs_f64().max(1e-9);
+    println!(
+        "Elaenia's files: {decided}/{total} decided as EXPECTED.tsv says, {wrong} wrong \
+         (timeout {} s, {} run(s) each); forex median {} ms over the decided files, \
+         Elaenia's published median {} ms over the {} it reports: {ratio:.0}x (target: 50x)",
+        cfg.elaenia_timeout,
+        cfg.elaenia_runs,
+        ms(ours),
+        ms(theirs),
+        published.len()
+    );
+    wrong
 }

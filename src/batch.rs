@@ -17,7 +17,7 @@ pub use shard::Shard;
 
 use crate::cancel::Cancel;
 use crate::diag::{warning_line, DiagStyle, Diagnostics};
-use crate::frontend::{load_file_recovering, InputFormat, Recovered};
+use crate::frontend::{load_file_recovering_with, InputFormat, Recovered};
 use crate::ir::Tuple;
 use crate::portfolio::cores::CoreBudget;
 use crate::portfolio::{decide, DecideOptions};
@@ -49,6 +49,8 @@ pub struct BatchOptions {
     pub shard: Option<Shard>,
     /// `--observations N`: replaces every tuple's `observations` bound.
     pub observations: Option<u32>,
+    /// How every file is read (C files: integer model, `-I`, `-D`).
+    pub frontend: crate::frontend::Options,
 }
 
 impl Default for BatchOptions {
@@ -64,6 +66,7 @@ impl Default for BatchOptions {
             progress: false,
             shard: None,
             observations: None,
+            frontend: crate::frontend::Options::default(),
         }
     }
 }
@@ -187,7 +190,7 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
     let mut used = vec![false; opts.select.len()];
     for f in files {
         let file = crate::frontend::display_name(&f.path);
-        match load_file_recovering(&f.path, f.format) {
+        match load_file_recovering_with(&f.path, f.format, &opts.frontend) {
             Ok(Recovered { module, broken, unused }) => {
                 let has_unused = unused.is_some();
                 if let Some(diags) = unused {

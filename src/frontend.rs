@@ -6,7 +6,6 @@
 //! nesting depth anyway (`ir::MAX_DEPTH`).
 
 use crate::diag::{Code, Diagnostic, Diagnostics, LineIndex};
-use crate::ir::c::IntModel;
 use crate::ir::{Loc, Module};
 use crate::syntax::recover::{self, Item, ItemKind};
 use crate::syntax::{self, Format};
@@ -30,27 +29,10 @@ pub enum InputFormat {
     C,
 }
 
-/// The integer model of C files chosen on the command line (`--int-model`); `None` (the
-/// default) lets each file's annotation decide. Process-wide: the CLI sets it once.
-static INT_MODEL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
-
-/// Sets the integer model for C files read from now on (`None`: by annotation).
-pub fn set_int_model(model: Option<IntModel>) {
-    let v = match model {
-        None => 0,
-        Some(IntModel::Math) => 1,
-        Some(IntModel::Machine) => 2,
-    };
-    INT_MODEL.store(v, std::sync::atomic::Ordering::Relaxed);
-}
-
-fn int_model() -> Option<IntModel> {
-    match INT_MODEL.load(std::sync::atomic::Ordering::Relaxed) {
-        1 => Some(IntModel::Math),
-        2 => Some(IntModel::Machine),
-        _ => None,
-    }
-}
+/// How the front end reads files (for C files: the integer model, the preprocessor's
+/// `-I` folders and `-D` macros). A value passed per file: two files of one batch may be
+/// read differently.
+pub type Options = crate::c::Options;
 
 /// Whether the file `name` is read as C under `format`.
 pub fn is_c(name: &str, format: InputFormat) -> bool {
@@ -62,13 +44,23 @@ fn stem_of(name: &str) -> String {
     stem.unwrap_or_else(|| "tuple".to_string())
 }
 
+/// The folder `#include "…"` looks in for the file named `name` (its own folder; the
+/// current folder for standard input and names that are no path).
+fn include_dir(name: &str) -> std::path::PathBuf {
+    match Path::new(name).parent() {
+        Some(p) if name != STDIN_NAME && !p.as_os_str().is_empty() && p.is_dir() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    }
+}
+
 /// A C file: its module, or (with `recovering`) the tuples its errors break.
-fn load_c(name: &str, src: &str) -> Result<Recovered, Diagnostics> {
+fn load_c(name: &str, src: &str, opts: &Options) -> Result<Recovered, Diagnostics> {
     let whole = |ds: Vec<Diagnostic>| {
         let ds = ds.into_iter().map(|d| d.with_default_code(Code::Check)).collect();
         Diagnostics::new(name, src, ds)
     };
-    let loaded = crate::c::load(name, src, &stem_of(name), int_model()).map_err(whole)?;
+    let dir = include_dir(name);
+    let loaded = crate::c::load(name, src, &stem_of(name), &dir, opts).map_err(whole)?;
     let broken = loaded
         .broken
         .into_iter()
@@ -94,8 +86,17 @@ pub fn display_name(path: &Path) -> String {
 
 /// Reads, parses and checks one file; `-` reads standard input (to its end).
 pub fn load_file(path: &Path, format: InputFormat) -> Result<Module, Diagnostics> {
+    load_file_with(path, format, &Options::default())
+}
+
+/// [`load_file`] under `opts`.
+pub fn load_file_with(
+    path: &Path,
+    format: InputFormat,
+    opts: &Options,
+) -> Result<Module, Diagnostics> {
     let (name, bytes) = read_file(path)?;
-    load_source(&name, &bytes, format)
+    load_source_with(&name, &bytes, format, opts)
 }
 
 /// The display name and bytes of the file at `path` (`-`: standard input, to its end).
@@ -113,7 +114,17 @@ fn read_file(path: &Path) -> Result<(String, Vec<u8>), Diagnostics> {
 
 /// Parses and checks source text (any bytes: invalid UTF-8 is a diagnostic).
 pub fn load_source(name: &str, bytes: &[u8], format: InputFormat) -> Result<Module, Diagnostics> {
-    on_parse_stack(name, bytes, || load_inline(name, bytes, format))
+    load_source_with(name, bytes, format, &Options::default())
+}
+
+/// [`load_source`] under `opts`.
+pub fn load_source_with(
+    name: &str,
+    bytes: &[u8],
+    format: InputFormat,
+    opts: &Options,
+) -> Result<Module, Diagnostics> {
+    on_parse_stack(name, bytes, || load_inline_with(name, bytes, format, opts))
 }
 
 /// Runs a front-end phase on a large stack (see [`crate::stack`]); a panic in it is an
@@ -135,6 +146,16 @@ fn on_parse_stack<T>(
 
 /// [`load_source`] on the current thread.
 pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Module, Diagnostics> {
+    load_inline_with(name, bytes, format, &Options::default())
+}
+
+/// [`load_source_with`] on the current thread.
+pub fn load_inline_with(
+    name: &str,
+    bytes: &[u8],
+    format: InputFormat,
+    opts: &Options,
+) -> Result<Module, Diagnostics> {
     let src = match std::str::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => {
@@ -151,7 +172,7 @@ pub fn load_inline(name: &str, bytes: &[u8], format: InputFormat) -> Result<Modu
         }
     };
     if is_c(name, format) {
-        let r = load_c(name, src)?;
+        let r = load_c(name, src, opts)?;
         let mut all: Vec<Diagnostic> = Vec::new();
         for b in r.broken {
             for d in b.diagnostics.items {
@@ -257,11 +278,20 @@ pub struct Recovered {
 /// rest is parsed again. Errors outside programs and tuples (in a function, or between
 /// items), and every error of a ForEx or hyena0 file, still fail the whole file.
 pub fn load_file_recovering(path: &Path, format: InputFormat) -> Result<Recovered, Diagnostics> {
+    load_file_recovering_with(path, format, &Options::default())
+}
+
+/// [`load_file_recovering`] under `opts`.
+pub fn load_file_recovering_with(
+    path: &Path,
+    format: InputFormat,
+    opts: &Options,
+) -> Result<Recovered, Diagnostics> {
     let (name, bytes) = read_file(path)?;
     if is_c(&name, format) {
         if let Ok(src) = std::str::from_utf8(&bytes) {
             let src = src.to_string();
-            return on_parse_stack(&name, &bytes, || load_c(&name, &src));
+            return on_parse_stack(&name, &bytes, || load_c(&name, &src, opts));
         }
     }
     let fe = match std::str::from_utf8(&bytes) {
@@ -275,7 +305,7 @@ pub fn load_file_recovering(path: &Path, format: InputFormat) -> Result<Recovere
         Err(_) => false,
     };
     if !fe {
-        return load_source(&name, &bytes, format).map(|module| Recovered {
+        return load_source_with(&name, &bytes, format, opts).map(|module| Recovered {
             module,
             broken: Vec::new(),
             unused: None,
@@ -412,4 +442,52 @@ fn load_hyena(name: &str, src: &str) -> Result<Module, Diagnostics> {
     }
     module.expected = expected;
     Ok(module)
+}
+
+/// One version of a file for `forex equiv`: its module and, for C, each function's own
+/// errors (a broken function breaks only the pairs that use it).
+#[derive(Clone, Debug)]
+pub struct Version {
+    /// How reports name the file.
+    pub name: String,
+    pub module: Module,
+    /// Errors by function name (C); a `.fe` file with errors does not load at all.
+    pub broken: HashMap<String, Diagnostics>,
+    /// Whether the file is C.
+    pub c: bool,
+}
+
+/// Reads one version of a file for `forex equiv` from `bytes` (named `name`): C under
+/// `opts` (integer model by default: machine integers, what the compiled code does), else
+/// `.fe`. Tuples
+/// the file holds are kept but not used.
+pub fn load_version(
+    name: &str,
+    bytes: &[u8],
+    format: InputFormat,
+    opts: &Options,
+) -> Result<Version, Diagnostics> {
+    if !is_c(name, format) {
+        let module = load_source_with(name, bytes, format, opts)?;
+        return Ok(Version { name: name.to_string(), module, broken: HashMap::new(), c: false });
+    }
+    let Ok(src) = std::str::from_utf8(bytes).map(str::to_string) else {
+        // The UTF-8 diagnostic.
+        let module = load_source_with(name, bytes, format, opts)?;
+        return Ok(Version { name: name.to_string(), module, broken: HashMap::new(), c: true });
+    };
+    let opts = Options {
+        int_model: Some(opts.int_model.unwrap_or(crate::ir::c::IntModel::Machine)),
+        ..opts.clone()
+    };
+    on_parse_stack(name, bytes, || {
+        let whole = |ds: Vec<Diagnostic>| {
+            let ds = ds.into_iter().map(|d| d.with_default_code(Code::Check)).collect();
+            Diagnostics::new(name, &src, ds)
+        };
+        let dir = include_dir(name);
+        let loaded = crate::c::load(name, &src, &stem_of(name), &dir, &opts).map_err(whole)?;
+        let broken = loaded.function_errors.into_iter().map(|(f, ds)| (f, whole(ds))).collect();
+        Ok(Version { name: name.to_string(), module: loaded.module, broken, c: true })
+    })
 }

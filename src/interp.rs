@@ -30,6 +30,9 @@ pub enum RunEnd {
     /// Stopped right after its `count`-th `observe;`, the observation bound asked for
     /// (reactive programs need not terminate; see [`run_copy_observing`]).
     ObservationLimit { count: u32 },
+    /// Reached a [`Stmt::Cut`]: a recursive call deeper than the front end unfolded;
+    /// the rest of the run is not modelled.
+    Cut { at: Loc },
 }
 
 impl std::fmt::Display for RunEnd {
@@ -43,6 +46,9 @@ impl std::fmt::Display for RunEnd {
             }
             RunEnd::ObservationLimit { count } => {
                 write!(f, "stopped after observation {count} (the observation bound)")
+            }
+            RunEnd::Cut { at } => {
+                write!(f, "the recursive call at {at} goes deeper than the front end unfolded it")
             }
         }
     }
@@ -261,6 +267,7 @@ impl Machine<'_, '_> {
             self.observer.before(stmt, state);
             match stmt {
                 Stmt::Skip | Stmt::While { .. } => {}
+                Stmt::Cut { loc } => break 'outer RunEnd::Cut { at: *loc },
                 Stmt::Observe { .. } => {
                     let mut seen = Vec::with_capacity(self.observed.len());
                     for v in self.observed {
@@ -384,6 +391,10 @@ pub fn eval_expr(expr: &Expr, state: &[Value]) -> Result<Value, InterpError> {
                 (a, ..) => Err(mismatch("three floats of one format for fma", &a)),
             }
         }
+        ExprKind::ConstArray(a) => Ok(Value::Array {
+            default: Box::new(eval_expr(a, state)?),
+            entries: Default::default(),
+        }),
         ExprKind::Unary(op, a) => unary(*op, eval_expr(a, state)?),
         ExprKind::Binary(op, a, b) => {
             let a = eval_expr(a, state)?;

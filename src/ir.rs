@@ -426,6 +426,10 @@ pub enum ExprKind {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `array[index]`.
     Select(Box<Expr>, Box<Expr>),
+    /// The array whose every element is the operand's value (C's `int a[n] = {0}`: the
+    /// cells past the listed ones are zero, so two such arrays compare equal). The
+    /// expression's type is `Array(operand's type)`.
+    ConstArray(Box<Expr>),
     /// `e[hi:lo]` on a bit-vector; the result has width hi - lo + 1.
     Extract {
         hi: u32,
@@ -559,6 +563,7 @@ impl Expr {
                 | ExprKind::Float(_)
                 | ExprKind::Str(_) => false,
                 ExprKind::Unary(_, a)
+                | ExprKind::ConstArray(a)
                 | ExprKind::Extract { arg: a, .. }
                 | ExprKind::Quant { body: a, .. } => a.any_node(p),
                 ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
@@ -586,6 +591,7 @@ impl Expr {
             | ExprKind::Float(_)
             | ExprKind::Str(_) => return self.clone(),
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, g(a)),
+            ExprKind::ConstArray(a) => ExprKind::ConstArray(g(a)),
             ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, g(a), g(b)),
             ExprKind::Ite(c, a, b) => ExprKind::Ite(g(c), g(a), g(b)),
             ExprKind::Fma(a, b, c) => ExprKind::Fma(g(a), g(b), g(c)),
@@ -612,7 +618,9 @@ impl Expr {
             | ExprKind::Bv(_)
             | ExprKind::Float(_)
             | ExprKind::Str(_) => {}
-            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => a.for_each_var(f),
+            ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
+                a.for_each_var(f)
+            }
             ExprKind::Quant { body, .. } => body.for_each_var(f),
             ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
                 a.for_each_var(f);
@@ -636,6 +644,7 @@ impl Expr {
             | ExprKind::Float(_)
             | ExprKind::Str(_) => self.kind.clone(),
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(a.map_vars(f))),
+            ExprKind::ConstArray(a) => ExprKind::ConstArray(Box::new(a.map_vars(f))),
             ExprKind::Extract { hi, lo, arg } => {
                 ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(arg.map_vars(f)) }
             }
@@ -719,6 +728,16 @@ pub enum Stmt {
     Observe {
         loc: Loc,
     },
+    /// The program text ends here though the program's runs do not: a call deeper than
+    /// the front end unfolded a recursive function (C). Runs that reach it are not
+    /// modelled, so no engine may treat it as `assume false` where that loses runs it
+    /// must cover: the searching engines treat it as a loop past its unrolling bound
+    /// (a ∀ run through it is not explored, an ∃ run through it is no witness and its
+    /// absence no proof), the prover refuses ∀ copies that can reach it, and the
+    /// interpreter stops a run there unfinished.
+    Cut {
+        loc: Loc,
+    },
 }
 
 pub type Block = Vec<Stmt>;
@@ -732,7 +751,7 @@ impl Stmt {
             }
         };
         match self {
-            Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } => {}
+            Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
             Stmt::Assign { var, .. } | Stmt::Havoc { var, .. } => push(*var),
             Stmt::Store { array, .. } => push(*array),
             Stmt::If { then_branch, else_branch, .. }
@@ -780,6 +799,7 @@ impl Stmt {
                 Stmt::While { id: *id, cond: cond.map_vars(f), body: block(body), loc: *loc }
             }
             Stmt::Observe { loc } => Stmt::Observe { loc: *loc },
+            Stmt::Cut { loc } => Stmt::Cut { loc: *loc },
         }
     }
 }
@@ -791,6 +811,20 @@ pub fn has_loop(block: &[Stmt]) -> bool {
         Stmt::If { then_branch, else_branch, .. }
         | Stmt::IfStar { then_branch, else_branch, .. } => {
             has_loop(then_branch) || has_loop(else_branch)
+        }
+        _ => false,
+    })
+}
+
+/// Whether a block contains a [`Stmt::Cut`] anywhere (a recursive call deeper than
+/// the front end unfolded).
+pub fn has_cut(block: &[Stmt]) -> bool {
+    block.iter().any(|s| match s {
+        Stmt::Cut { .. } => true,
+        Stmt::While { body, .. } => has_cut(body),
+        Stmt::If { then_branch, else_branch, .. }
+        | Stmt::IfStar { then_branch, else_branch, .. } => {
+            has_cut(then_branch) || has_cut(else_branch)
         }
         _ => false,
     })
@@ -821,7 +855,9 @@ pub fn modified_vars(block: &[Stmt]) -> Vec<VarId> {
 /// Expression nesting depth (what [`MAX_DEPTH`] bounds).
 pub fn expr_depth(e: &Expr) -> usize {
     1 + match &e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => expr_depth(a),
+        ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
+            expr_depth(a)
+        }
         ExprKind::Quant { body, .. } => expr_depth(body),
         ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => expr_depth(a).max(expr_depth(b)),
         ExprKind::Ite(c, a, b) | ExprKind::Fma(c, a, b) => {

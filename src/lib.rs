@@ -6,10 +6,12 @@
 pub mod batch;
 pub mod c;
 pub mod cancel;
+pub mod cc;
 pub mod certificate;
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod equiv;
 pub mod frontend;
 pub mod hypertest;
 pub mod interp;

@@ -180,6 +180,7 @@ impl Printer<'_> {
             ExprKind::Unary(UnOp::SignExt(n), a) => self.call(&format!("sign_extend{n}"), &[a]),
             ExprKind::Unary(UnOp::ZeroExt(n), a) => self.call(&format!("zero_extend{n}"), &[a]),
             ExprKind::Str(s) => self.out.push_str(&crate::ir::escape_string(s)),
+            ExprKind::ConstArray(a) => self.call("const_array", &[a]),
             ExprKind::Unary(op, a) => {
                 self.out.push_str(match op {
                     UnOp::Neg => "-",

@@ -422,6 +422,14 @@ fn run_scoped<'a>(
         let exists_side = tuple.copies[copy].quantifier == Quantifier::Exists;
         match stmt {
             Stmt::Skip | Stmt::Observe { .. } => {}
+            // A recursive call deeper than unfolded: like a loop past its bound, the
+            // path is not finished (a ∀ run not covered, an ∃ run no witness).
+            Stmt::Cut { loc } => {
+                if !ctx.count_path() {
+                    return Flow::Stop;
+                }
+                return on_end(ctx, &path, End::Exceeded { copy, loc: *loc });
+            }
             Stmt::Assign { var, value, .. } => {
                 let t = encode(value, &lookup(&path.env)).simplify();
                 path.env.insert(*var, t);
@@ -458,7 +466,9 @@ fn run_scoped<'a>(
             | Stmt::IfStar { then_branch, else_branch, .. }
                 if ctx.merge
                     && !crate::ir::has_loop(then_branch)
-                    && !crate::ir::has_loop(else_branch) =>
+                    && !crate::ir::has_loop(else_branch)
+                    && !crate::ir::has_cut(then_branch)
+                    && !crate::ir::has_cut(else_branch) =>
             {
                 let m = merged_block(tuple, std::slice::from_ref(stmt), copy, &mut path);
                 if !m.assumed.is_empty() {

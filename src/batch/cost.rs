@@ -81,7 +81,7 @@ fn block(b: &Block, c: &mut Counts) {
                 expr(cond, c, false);
                 block(body, c);
             }
-            Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => {}
+            Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
         }
     }
 }
@@ -115,6 +115,7 @@ mod tests {
             quantifier: Quantifier::Forall,
             body,
             vars: vec![VarId(0)],
+            file: None,
         };
         Tuple {
             name: "t".into(),

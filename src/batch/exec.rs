@@ -84,10 +84,8 @@ fn run_one(tuple: &Tuple, cancel: &Cancel, decide: &Decider) -> Outcome {
     let start = Instant::now();
     let mut outcome =
         catch_unwind(AssertUnwindSafe(|| decide(tuple, cancel))).unwrap_or_else(|p| {
-            internal_error(UnknownReason::EnginePanic(format!(
-                "internal error: the engine panicked: {}",
-                crate::portfolio::panic_message(&*p)
-            )))
+            let message = crate::portfolio::panic_message(&*p);
+            internal_error(crate::smt::session::panic_reason(cancel, &message))
         });
     // The report's time is the tuple's wall-clock time, whatever the engines count.
     outcome.time = start.elapsed();

@@ -1,6 +1,9 @@
-//! The C subset's syntax tree: what `parse` builds and `lower` reads. Every node keeps
-//! its byte span so that lowering errors point at the construct. Unsupported constructs
-//! never reach this tree: the parser reports them.
+//! forex's syntax tree of C: what `parse` builds from lang-c's tree and `lower` reads.
+//! It holds C as people write it (LANGUAGE.md "What is read"): types as a tree (typedefs
+//! resolved, `struct`/`union`/`enum` definitions in the file's tables), every expression
+//! and statement with its span (byte offsets into the user's file, mapped back through
+//! the preprocessor). What forex cannot verify yet still reaches this tree, so that the
+//! lowerer names it at its span; annotation formulas use the same expressions.
 
 use crate::ir::c::CScalar;
 use num_bigint::BigInt;
@@ -14,42 +17,198 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// The type of a declared name: a scalar, `void` (results only) or an array.
+/// C's integer types under LP64 (`char` is signed, as gcc on x86-64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntKind {
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+}
+
+impl IntKind {
+    /// The scalar that holds it (`long long` is `long` under LP64).
+    pub fn scalar(self) -> CScalar {
+        match self {
+            IntKind::Bool => CScalar::Bool,
+            IntKind::Char | IntKind::SChar => CScalar::Char,
+            IntKind::UChar => CScalar::UChar,
+            IntKind::Short => CScalar::Short,
+            IntKind::UShort => CScalar::UShort,
+            IntKind::Int => CScalar::Int,
+            IntKind::UInt => CScalar::UInt,
+            IntKind::Long | IntKind::LongLong => CScalar::Long,
+            IntKind::ULong | IntKind::ULongLong => CScalar::ULong,
+        }
+    }
+
+    pub fn of_scalar(s: CScalar) -> IntKind {
+        match s {
+            CScalar::Bool => IntKind::Bool,
+            CScalar::Char => IntKind::Char,
+            CScalar::UChar => IntKind::UChar,
+            CScalar::Short => IntKind::Short,
+            CScalar::UShort => IntKind::UShort,
+            CScalar::Int => IntKind::Int,
+            CScalar::UInt => IntKind::UInt,
+            CScalar::Long => IntKind::Long,
+            CScalar::ULong => IntKind::ULong,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatKind {
+    Float,
+    Double,
+    LongDouble,
+}
+
+/// An index into [`File::records`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RecordId(pub u32);
+
+/// An index into [`File::enums`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EnumId(pub u32);
+
+/// A C type. Qualifiers (`const`, `volatile`, `restrict`) do not change values and are
+/// dropped; typedef names are replaced by their types.
 #[derive(Clone, Debug)]
-pub enum DeclTy {
+pub enum Type {
     Void,
-    Scalar(CScalar),
-    /// `T a[d1]…[dk]`: the element type and the sizes as written (`None`: `[]`).
-    Array(CScalar, Vec<Option<Expr>>),
+    Int(IntKind),
+    Float(FloatKind),
+    Pointer(Box<Type>),
+    /// `T[n]`, with the size as written (`None`: `[]`).
+    Array(Box<Type>, Option<Box<Expr>>),
+    /// A `struct` or `union` of the file's table.
+    Record(RecordId),
+    Enum(EnumId),
+    Function(Box<FnType>),
+    /// A type C (or GNU C) has and forex does not read, named as people know it
+    /// (`_Complex double`, `__int128`, `__builtin_va_list`, `typeof`, `_Atomic`).
+    Other(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct FnType {
+    pub ret: Type,
+    pub params: Vec<Type>,
+    pub variadic: bool,
+}
+
+impl Type {
+    pub fn int() -> Type {
+        Type::Int(IntKind::Int)
+    }
+
+    pub fn scalar(s: CScalar) -> Type {
+        Type::Int(IntKind::of_scalar(s))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    Struct,
+    Union,
+}
+
+/// A `struct` or `union` type: its tag, and its members once it is complete.
+#[derive(Clone, Debug)]
+pub struct Record {
+    pub kind: RecordKind,
+    pub tag: Option<String>,
+    pub members: Option<Vec<Member>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Member {
+    /// `None`: an anonymous `struct`/`union` member, or an unnamed bit-field.
+    pub name: Option<Ident>,
+    pub ty: Type,
+    /// A bit-field's width.
+    pub bits: Option<Expr>,
+    pub span: Span,
+}
+
+/// An `enum`: its constants' values, and the integer type gcc gives it.
+#[derive(Clone, Debug)]
+pub struct EnumDef {
+    pub tag: Option<String>,
+    pub constants: Vec<(Ident, BigInt)>,
+    pub repr: IntKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// No storage class (or `auto`, `register`).
+    Auto,
+    Static,
+    Extern,
+    ThreadLocal,
 }
 
 #[derive(Clone, Debug)]
 pub struct Param {
     pub name: Ident,
-    pub ty: DeclTy,
+    /// As written (an array parameter stays an array: forex passes arrays by reference).
+    pub ty: Type,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
 pub struct Function {
     pub name: Ident,
-    pub ret: DeclTy,
+    pub ret: Type,
     pub params: Vec<Param>,
-    /// `None` for a prototype (a library function).
+    pub variadic: bool,
+    /// `None` for a declaration without body (a library function).
     pub body: Option<Vec<Stmt>>,
     pub span: Span,
+    pub storage: Storage,
+    /// Declared or defined in a header, not in the user's file.
+    pub in_header: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum Designator {
+    Index(Expr),
+    Range(Expr, Expr),
+    Member(Ident),
+}
+
+#[derive(Clone, Debug)]
+pub struct InitItem {
+    pub designators: Vec<Designator>,
+    pub init: Init,
 }
 
 #[derive(Clone, Debug)]
 pub enum Init {
     Expr(Expr),
-    List(Vec<Expr>, Span),
+    List(Vec<InitItem>, Span),
 }
 
 #[derive(Clone, Debug)]
 pub struct VarDecl {
     pub name: Ident,
-    pub ty: DeclTy,
+    pub ty: Type,
+    /// The declaration's type words (where "this type is not supported" points).
+    pub ty_span: Span,
     pub init: Option<Init>,
+    pub storage: Storage,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -65,12 +224,25 @@ pub enum StmtKind {
     If(Expr, Box<Stmt>, Option<Box<Stmt>>),
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
     Block(Vec<Stmt>),
     Empty,
+    Switch(Expr, Box<Stmt>),
+    /// `case e: s`, and GNU's `case lo ... hi: s` (`Some(hi)`).
+    Case(Expr, Option<Expr>, Box<Stmt>),
+    Default(Box<Stmt>),
+    Label(Ident, Box<Stmt>),
+    Goto(Ident),
+    /// A statement forex does not read (inline assembly), named.
+    Other(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +251,10 @@ pub enum UnaryOp {
     Plus,
     Not,
     BitNot,
+    /// `&e`
+    AddrOf,
+    /// `*e`
+    Deref,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -144,8 +320,10 @@ pub struct Expr {
 
 #[derive(Clone, Debug)]
 pub enum ExprKind {
-    /// A literal with the type C gives it.
+    /// An integer or character literal with the type C gives it (enum constants too).
     Int(BigInt, CScalar),
+    /// A floating literal as written (without its suffix) and its type.
+    Float(String, FloatKind),
     Bool(bool),
     Var(String),
     /// `copy.var` (annotations only).
@@ -164,9 +342,21 @@ pub enum ExprKind {
         arg: Box<Expr>,
     },
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
-    Cast(CScalar, Box<Expr>),
+    Cast(Type, Box<Expr>),
     Index(Box<Expr>, Box<Expr>),
+    /// A call of a named function.
     Call(Ident, Vec<Expr>),
+    /// A call through an expression (a function pointer).
+    CallPtr(Box<Expr>, Vec<Expr>),
+    /// `e.f` (`arrow`: `e->f`).
+    Member {
+        base: Box<Expr>,
+        field: Ident,
+        arrow: bool,
+    },
+    SizeofType(Type),
+    SizeofExpr(Box<Expr>),
+    AlignofType(Type),
     /// `forall i: int, j: int :: body` (annotations only).
     Quant {
         exists: bool,
@@ -175,20 +365,33 @@ pub enum ExprKind {
     },
     /// `a, b`: evaluates both, the value is `b`'s.
     Comma(Box<Expr>, Box<Expr>),
+    /// An expression forex does not read (a statement expression, `_Generic`, a compound
+    /// literal, `va_arg`, `offsetof`), named.
+    Other(String),
 }
 
 impl Expr {
     /// Whether evaluating it may change state (assignments, `++`, calls).
     pub fn has_effects(&self) -> bool {
         match &self.kind {
-            ExprKind::Assign(..) | ExprKind::IncDec { .. } | ExprKind::Call(..) => true,
+            ExprKind::Assign(..)
+            | ExprKind::IncDec { .. }
+            | ExprKind::Call(..)
+            | ExprKind::CallPtr(..)
+            | ExprKind::Other(_) => true,
             ExprKind::Int(..)
+            | ExprKind::Float(..)
             | ExprKind::Bool(_)
             | ExprKind::Var(_)
             | ExprKind::CopyVar(..)
             | ExprKind::RetBang
-            | ExprKind::Str(_) => false,
-            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => a.has_effects(),
+            | ExprKind::Str(_)
+            | ExprKind::SizeofType(_)
+            | ExprKind::SizeofExpr(_)
+            | ExprKind::AlignofType(_) => false,
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member { base: a, .. } => {
+                a.has_effects()
+            }
             ExprKind::Quant { body, .. } => body.has_effects(),
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => {
                 a.has_effects() || b.has_effects()
@@ -235,6 +438,10 @@ pub struct InvariantHint {
 #[derive(Clone, Debug, Default)]
 pub struct File {
     pub functions: Vec<Function>,
+    /// File-scope objects (`extern` declarations included).
+    pub globals: Vec<VarDecl>,
+    pub records: Vec<Record>,
+    pub enums: Vec<EnumDef>,
     pub tuples: Vec<TupleSpec>,
     pub aspecs: Vec<Spec>,
     pub especs: Vec<Spec>,

@@ -1,15 +1,21 @@
 //! The C front end (LANGUAGE.md, "C programs"): a `.c` file → the same IR as `.fe`.
 //!
-//! `parse` (preprocessor lines, pest over the `c_` rules, the syntax tree with every
-//! unsupported construct named at its span), `annotation` (`@ELAENIA` and `@forex`
-//! tuples), `types` (C's integers under the math and machine models), `lower` (functions
-//! → programs, formulas → `pre`/`post`), `resolve` (names in a tuple's formulas). Errors are pinned to the function or tuple they
-//! are in, so that one broken function breaks only the tuples that use it.
+//! `preprocess` (the system preprocessor, and the way back from its output to the user's
+//! file), `parse` (lang-c's tree → forex's syntax tree, spans in the user's file),
+//! `annotation` (`@ELAENIA` and `@forex` tuples and `_invariant` hints, read from the
+//! file's comments), `consts` (constant expressions, LP64 sizes), `literal`, `types`
+//! (C's integers under the math and machine models), `lower` (functions → programs,
+//! formulas → `pre`/`post`), `resolve` (names in a tuple's formulas). Errors are pinned to
+//! the function or tuple they are in, so that one broken function breaks only the tuples
+//! that use it.
 
 pub mod annotation;
 pub mod ast;
+pub mod consts;
+pub mod literal;
 pub mod lower;
 pub mod parse;
+pub mod preprocess;
 mod resolve;
 pub mod types;
 pub mod view;
@@ -17,12 +23,21 @@ pub mod view;
 use crate::diag::{Diagnostic, LineIndex};
 use crate::ir::c::{CFunction, CInfo, CLibrary, CParam, CScalar, CType, IntModel, LibraryModel};
 use crate::ir::{self, Expr, Hints, Loc, Module, Quantifier, VarId};
-use crate::syntax::Rule;
-use ast::{DeclTy, Function, TupleSpec};
+use ast::{ExprKind, Function, Stmt, StmtKind, TupleSpec, Type};
 use lower::{Context, FormulaEnv, Lowered, Lowerer};
+use preprocess::CcOptions;
 use resolve::Resolver;
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 use types::{Model, Val};
+
+/// How C files are read: the integer model (`None`: the annotation's default) and the
+/// preprocessor's include folders and macros.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub int_model: Option<IntModel>,
+    pub cc: CcOptions,
+}
 
 /// A `.c` file read as far as its errors allow.
 pub struct Loaded {
@@ -31,90 +46,47 @@ pub struct Loaded {
     pub broken: Vec<(String, Loc, Vec<Diagnostic>)>,
     /// Errors in functions no tuple uses.
     pub unused: Vec<Diagnostic>,
+    /// Every function's own errors (and those of functions it calls), by name: what
+    /// breaks a tuple built outside the file (`forex equiv`).
+    pub function_errors: HashMap<String, Vec<Diagnostic>>,
 }
 
-/// Reads C source `src` (display name `name`, tuple name for `@ELAENIA` `stem`) under
-/// the integer model `model` (`None`: the annotation's default). `Err`: errors that
-/// concern the whole file.
+/// Reads C source `src` (display name `name`, tuple name for `@ELAENIA` `stem`, its
+/// `#include "…"` headers in `dir`) under `opts`. `Err`: errors that concern the whole
+/// file.
 pub fn load(
     name: &str,
     src: &str,
     stem: &str,
-    model: Option<IntModel>,
+    dir: &Path,
+    opts: &Options,
 ) -> Result<Loaded, Vec<Diagnostic>> {
     if let Some(d) = crate::syntax::prescan::prescan(src) {
         return Err(vec![d]);
     }
-    let lex = parse::lexical(src);
-    let mut b = parse::Builder::new(src);
-    let mut fatal: Vec<Diagnostic> = Vec::new();
-    // Preprocessor lines: `#include` skipped, object-like `#define` recorded.
-    let mut text = src.to_string();
-    for d in &lex.directives {
-        let line = &src[d.clone()];
-        let rest = line[1..].trim_start();
-        let word: String =
-            rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-        match word.as_str() {
-            "include" | "pragma" | "" => {}
-            "define" => {
-                let after = rest["define".len()..].trim_start();
-                let name_len =
-                    after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').count();
-                let mname = &after[..name_len];
-                let body_start = d.end - after.len() + name_len;
-                if mname.is_empty() {
-                    fatal.push(
-                        Diagnostic::new("`#define` without a name", d.clone()).with_label("here"),
-                    );
-                } else if src[body_start..].starts_with('(') {
-                    fatal.push(
-                        Diagnostic::new("function-like macros are not supported", d.clone())
-                            .with_label("outside the C subset")
-                            .with_hint("only object-like `#define NAME value` is substituted"),
-                    );
-                } else if src[body_start..d.end].trim().is_empty() {
-                    // `#define FLAG`: nothing to substitute into expressions.
-                } else {
-                    b.defines.insert(mname.to_string(), body_start..d.end);
-                }
-            }
-            w => fatal.push(
-                Diagnostic::new(
-                    format!("the preprocessor directive `#{w}` is not supported"),
-                    d.clone(),
-                )
-                .with_label("outside the C subset")
-                .with_hint(
-                    "`#include` is skipped and object-like `#define` substituted; nothing else",
-                ),
-            ),
-        }
-        parse::blank(&mut text, d);
-    }
-    // The file itself (annotation comments are comments to pest).
-    let functions = {
-        let mut tb = parse::Builder::new(&text);
-        tb.macros_src = src;
-        tb.defines = b.defines.clone();
-        let parsed = match crate::syntax::FeParser::parse_c(&text) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                fatal.push(crate::syntax::syntax_error(&text, &e));
-                None
-            }
-        };
-        let fs = parsed.map(|p| tb.file(p)).unwrap_or_default();
-        b.diags.append(&mut tb.diags);
-        b.hints.append(&mut tb.hints);
-        b.items = std::mem::take(&mut tb.items);
-        fs
+    let lex = annotation::lexical(src);
+    // The preprocessor's and the parser's errors are syntax errors (E0100).
+    let syntax = |ds: Vec<Diagnostic>| -> Vec<Diagnostic> {
+        ds.into_iter().map(|d| d.with_default_code(crate::diag::Code::Syntax)).collect()
     };
-    if !fatal.is_empty() {
-        fatal.append(&mut b.diags);
-        return Err(fatal);
+    let pre = preprocess::preprocess(src, dir, &opts.cc).map_err(syntax)?;
+    let parsed = parse::parse(&pre, src).map_err(syntax)?;
+    // Names formulas may use for values: object-like macros, then enum constants.
+    let mut defines: HashMap<String, String> = pre
+        .macros
+        .iter()
+        .filter(|(_, m)| !m.function_like && !m.body.is_empty())
+        .map(|(n, m)| (n.clone(), m.body.clone()))
+        .collect();
+    for (n, v) in &parsed.constants {
+        defines.entry(n.clone()).or_insert_with(|| v.to_string());
     }
-    let mut file = ast::File { functions, ..Default::default() };
+    drop(pre);
+    let mut b = annotation::Builder::new(src, &defines);
+    let mut fatal: Vec<Diagnostic> = Vec::new();
+    let mut file = parsed.file;
+    let items = parsed.items;
+    let mut conversion = parsed.diags;
     let mut annotation_spans = Vec::new();
     for c in &lex.comments {
         let before = b.diags.len();
@@ -130,8 +102,13 @@ pub fn load(
             fatal.extend(b.diags.drain(before..));
         }
     }
-    file.hints = std::mem::take(&mut b.hints);
-    let model = model.unwrap_or(if file.elaenia {
+    for h in &parsed.hints {
+        if let Some(h) = annotation::hint(&mut b, h) {
+            file.hints.push(h);
+        }
+    }
+    conversion.append(&mut b.diags);
+    let model = opts.int_model.unwrap_or(if file.elaenia {
         IntModel::Math
     } else if file.forex {
         IntModel::Machine
@@ -141,9 +118,9 @@ pub fn load(
     // Errors by function; those elsewhere concern the file.
     let mut fn_errors: HashMap<String, Vec<Diagnostic>> = HashMap::new();
     let mut tuple_errors: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
-    for d in b.diags.drain(..) {
+    for d in conversion {
         let pos = d.span.start;
-        if let Some((n, _)) = b.items.iter().find(|(_, s)| s.contains(&pos)) {
+        if let Some((n, _)) = items.iter().find(|(_, s)| s.contains(&pos)) {
             fn_errors.entry(n.clone()).or_default().push(d);
         } else if let Some(k) = file.tuples.iter().position(|t| t.span.contains(&pos)) {
             tuple_errors.entry(k).or_default().push(d);
@@ -161,9 +138,11 @@ pub fn load(
         model: Model(model),
         functions: HashMap::new(),
         libraries: HashMap::new(),
+        globals: HashMap::new(),
         aspecs: file.aspecs.iter().map(|s| (s.name.name.clone(), s)).collect(),
         especs: file.especs.iter().map(|s| (s.name.name.clone(), s)).collect(),
         broken: fn_errors.keys().cloned().collect(),
+        file: &file,
     };
     for f in &file.functions {
         if f.body.is_some() {
@@ -172,8 +151,11 @@ pub fn load(
     }
     for f in &file.functions {
         if f.body.is_none() && !cx.functions.contains_key(&f.name.name) {
-            cx.libraries.insert(f.name.name.clone(), f);
+            cx.libraries.entry(f.name.name.clone()).or_insert(f);
         }
+    }
+    for g in &file.globals {
+        cx.globals.entry(g.name.name.clone()).or_insert(g);
     }
     let mut lowered: HashMap<(String, Quantifier), Result<Lowered, Vec<Diagnostic>>> =
         HashMap::new();
@@ -186,7 +168,7 @@ pub fn load(
         };
     let mut module = Module::default();
     for f in &file.functions {
-        if f.body.is_none() {
+        if f.body.is_none() || f.in_header {
             continue;
         }
         match lower_fn(f, Quantifier::Forall, &cx) {
@@ -194,18 +176,29 @@ pub fn load(
             Err(ds) => fn_errors.entry(f.name.name.clone()).or_default().extend(ds),
         }
     }
+    let graph = call_graph(&file);
     let mut used: HashSet<String> = HashSet::new();
     let mut broken = Vec::new();
     for (k, t) in file.tuples.iter().enumerate() {
         let mut errs = tuple_errors.remove(&k).unwrap_or_default();
-        for (_, f, _) in &t.copies {
-            used.insert(f.name.clone());
-            if let Some(ds) = fn_errors.get(&f.name) {
+        // Errors of the copies' functions and of every function they call: the tuple
+        // reports them (once), and they are not reported again for the file.
+        let mut reach: Vec<&str> = t.copies.iter().map(|c| c.1.name.as_str()).collect();
+        let mut seen: HashSet<&str> = HashSet::new();
+        while let Some(f) = reach.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            used.insert(f.to_string());
+            if let Some(ds) = fn_errors.get(f) {
                 for d in ds {
                     if !errs.iter().any(|e| e.span == d.span && e.message == d.message) {
                         errs.push(d.clone());
                     }
                 }
+            }
+            if let Some(callees) = graph.get(f) {
+                reach.extend(callees.iter().map(String::as_str));
             }
         }
         let result =
@@ -215,45 +208,175 @@ pub fn load(
             Err(ds) => broken.push((t.name.name.clone(), cx.loc(t.span.start), ds)),
         }
     }
-    let unused: Vec<Diagnostic> =
-        fn_errors.into_iter().filter(|(n, _)| !used.contains(n)).flat_map(|(_, ds)| ds).collect();
-    module.c = Some(c_info(name, model, &file, &cx));
-    Ok(Loaded { module, broken, unused })
+    let unused: Vec<Diagnostic> = fn_errors
+        .iter()
+        .filter(|(n, _)| !used.contains(*n))
+        .flat_map(|(_, ds)| ds.clone())
+        .collect();
+    let tables: HashSet<String> =
+        lowered.values().flatten().flat_map(|l| l.tables.keys().cloned()).collect();
+    module.c = Some(c_info(name, model, &file, &cx, &tables));
+    Ok(Loaded { module, broken, unused, function_errors: fn_errors })
 }
 
-fn c_info(name: &str, model: IntModel, file: &ast::File, cx: &Context) -> CInfo {
-    let ctype = |t: &DeclTy| match t {
-        DeclTy::Void => CType::Void,
-        DeclTy::Scalar(s) => CType::Scalar(*s),
-        DeclTy::Array(e, d) => CType::Array { elem: *e, dims: d.len() as u32 },
-    };
+/// Which functions each defined function calls by name.
+fn call_graph(file: &ast::File) -> HashMap<String, HashSet<String>> {
+    let mut out = HashMap::new();
+    for f in &file.functions {
+        let Some(body) = &f.body else { continue };
+        let mut calls = HashSet::new();
+        for s in body {
+            stmt_calls(s, &mut calls);
+        }
+        out.insert(f.name.name.clone(), calls);
+    }
+    out
+}
+
+fn stmt_calls(s: &Stmt, out: &mut HashSet<String>) {
+    let mut exprs: Vec<&ast::Expr> = Vec::new();
+    match &s.kind {
+        StmtKind::Decl(ds) => {
+            for d in ds {
+                if let Some(i) = &d.init {
+                    init_exprs(i, &mut exprs);
+                }
+            }
+        }
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => exprs.push(e),
+        StmtKind::If(c, a, b) => {
+            exprs.push(c);
+            stmt_calls(a, out);
+            if let Some(b) = b {
+                stmt_calls(b, out);
+            }
+        }
+        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
+            exprs.push(c);
+            stmt_calls(b, out);
+        }
+        StmtKind::For { init, cond, step, body } => {
+            if let Some(i) = init {
+                stmt_calls(i, out);
+            }
+            exprs.extend(cond.iter().chain(step));
+            stmt_calls(body, out);
+        }
+        StmtKind::Block(ss) => ss.iter().for_each(|s| stmt_calls(s, out)),
+        StmtKind::Case(_, _, b) | StmtKind::Default(b) | StmtKind::Label(_, b) => {
+            stmt_calls(b, out)
+        }
+        StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Return(None)
+        | StmtKind::Empty
+        | StmtKind::Goto(_)
+        | StmtKind::Other(_) => {}
+    }
+    // Expressions without recursion (operator chains may be long).
+    while let Some(e) = exprs.pop() {
+        match &e.kind {
+            ExprKind::Call(f, args) => {
+                out.insert(f.name.clone());
+                exprs.extend(args);
+            }
+            ExprKind::CallPtr(f, args) => {
+                exprs.push(f);
+                exprs.extend(args);
+            }
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::SizeofExpr(a)
+            | ExprKind::Member { base: a, .. }
+            | ExprKind::IncDec { arg: a, .. } => exprs.push(a),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Index(a, b)
+            | ExprKind::Comma(a, b) => {
+                exprs.push(a);
+                exprs.push(b);
+            }
+            ExprKind::Cond(a, b, c) => {
+                exprs.push(a);
+                exprs.push(b);
+                exprs.push(c);
+            }
+            ExprKind::Quant { body, .. } => exprs.push(body),
+            _ => {}
+        }
+    }
+}
+
+fn init_exprs<'a>(i: &'a ast::Init, out: &mut Vec<&'a ast::Expr>) {
+    match i {
+        ast::Init::Expr(e) => out.push(e),
+        ast::Init::List(items, _) => items.iter().for_each(|it| init_exprs(&it.init, out)),
+    }
+}
+
+/// The C type of a parameter, local or result as `CInfo` keeps it (`None`: a type it
+/// cannot hold, which lowering reports where it matters).
+pub(crate) fn ctype(t: &Type, file: &ast::File) -> Option<CType> {
+    let tables = consts::Tables { records: &file.records, enums: &file.enums };
+    match t {
+        Type::Void => Some(CType::Void),
+        Type::Array(..) => {
+            let mut dims = 0;
+            let mut cur = t;
+            while let Type::Array(e, _) = cur {
+                dims += 1;
+                cur = e;
+            }
+            Some(CType::Array { elem: consts::scalar_of(cur, tables)?, dims })
+        }
+        t => consts::scalar_of(t, tables).map(CType::Scalar),
+    }
+}
+
+/// What reports and the native oracle need to know of the file: its functions' C types
+/// and the library functions the programs call (`used`: those with a table).
+fn c_info(
+    name: &str,
+    model: IntModel,
+    file: &ast::File,
+    cx: &Context,
+    used: &HashSet<String>,
+) -> CInfo {
     let mut info = CInfo { source: name.into(), model, ..Default::default() };
     for f in &file.functions {
-        if f.body.is_some() {
-            info.functions.push(CFunction {
-                name: f.name.name.clone(),
-                ret: ctype(&f.ret),
-                params: f
-                    .params
-                    .iter()
-                    .map(|p| CParam {
+        if f.body.is_some() && !f.in_header {
+            let params: Option<Vec<CParam>> = f
+                .params
+                .iter()
+                .map(|p| {
+                    Some(CParam {
                         name: p.name.name.clone(),
-                        ty: ctype(&p.ty),
+                        ty: ctype(&p.ty, file)?,
                         var: p.name.name.clone(),
                     })
-                    .collect(),
-                ret_var: matches!(f.ret, DeclTy::Scalar(_)).then(|| "ret".to_string()),
+                })
+                .collect();
+            let (Some(ret), Some(params)) = (ctype(&f.ret, file), params) else { continue };
+            info.functions.push(CFunction {
+                name: f.name.name.clone(),
+                ret_var: matches!(ret, CType::Scalar(_)).then(|| "ret".to_string()),
+                ret,
+                params,
                 line: cx.loc(f.span.start).line,
             });
-        } else if cx.libraries.contains_key(&f.name.name)
-            && !info.libraries.iter().any(|l| l.name == f.name.name)
-        {
-            let scalar = |t: &DeclTy| match t {
-                DeclTy::Scalar(s) | DeclTy::Array(s, _) => *s,
-                DeclTy::Void => CScalar::Int,
-            };
+            let mut tables: Vec<&String> = used.iter().collect();
+            tables.sort();
+            info.views.insert(f.name.name.clone(), view::names_of(f, cx, &tables));
+        } else if cx.libraries.get(&f.name.name).is_some_and(|l| std::ptr::eq(*l, f)) {
             let specified =
                 cx.aspecs.contains_key(&f.name.name) || cx.especs.contains_key(&f.name.name);
+            if !specified && !used.contains(&f.name.name) {
+                continue;
+            }
+            let scalar = |t: &Type| match ctype(t, file) {
+                Some(CType::Scalar(s) | CType::Array { elem: s, .. }) => s,
+                _ => CScalar::Int,
+            };
             info.libraries.push(CLibrary {
                 name: f.name.name.clone(),
                 ret: scalar(&f.ret),
@@ -337,7 +460,8 @@ fn tuple(
     if !errs.is_empty() {
         return Err(errs);
     }
-    tu.c_view = Some(std::sync::Arc::new(view::view_of(t, cx)));
+    tu.c_view = Some(std::sync::Arc::new(view::view_of(t, cx, &infos)));
+    uninterpreted_tables(cx, t, file, &mut tu, &mut infos);
     let mut lw = Lowerer::new(cx, Quantifier::Forall);
     let mut env = FormulaEnv { vars: HashMap::new(), ret: None, next_bound: 0 };
     let formulas =
@@ -412,22 +536,72 @@ fn tuple(
     Ok(tu)
 }
 
-fn lw_truth(cx: &Context, v: &Val) -> Expr {
-    cx.model.truth(v)
-}
-
-impl crate::syntax::FeParser {
-    /// Parses a whole C file (`c_file`).
-    pub(crate) fn parse_c(
-        src: &str,
-    ) -> Result<pest::iterators::Pair<'_, Rule>, pest::error::Error<Rule>> {
-        use pest::Parser as _;
-        match Self::parse(Rule::c_file, src) {
-            Ok(mut p) => Ok(p.next().expect("c_file")),
-            Err(e) => {
-                pest::set_error_detail(true);
-                Err(Self::parse(Rule::c_file, src).err().unwrap_or(e))
+/// Library functions the tuple's formulas call that no copy calls (`pre`'s axioms over
+/// `lst_store`): their tables become variables of the first copy, read-only inputs
+/// like any table.
+fn uninterpreted_tables(
+    cx: &Context,
+    t: &TupleSpec,
+    file: &ast::File,
+    tu: &mut ir::Tuple,
+    infos: &mut [Lowered],
+) {
+    fn calls(e: &ast::Expr, out: &mut Vec<String>) {
+        use ast::ExprKind as K;
+        match &e.kind {
+            K::Call(f, args) => {
+                out.push(f.name.clone());
+                args.iter().for_each(|a| calls(a, out));
             }
+            K::Unary(_, a) | K::Cast(_, a) | K::IncDec { arg: a, .. } => calls(a, out),
+            K::Quant { body, .. } => calls(body, out),
+            K::Binary(_, a, b) | K::Assign(_, a, b) | K::Index(a, b) | K::Comma(a, b) => {
+                calls(a, out);
+                calls(b, out);
+            }
+            K::Cond(c, a, b) => {
+                calls(c, out);
+                calls(a, out);
+                calls(b, out);
+            }
+            _ => {}
         }
     }
+    let mut names = Vec::new();
+    let hints = file.hints.iter().map(|h| &h.formula);
+    for e in t.pre.iter().chain(&t.post).chain(&t.invariants).chain(hints) {
+        calls(e, &mut names);
+    }
+    let Some(first) = infos.first_mut() else { return };
+    for name in names {
+        let specified = cx.aspecs.contains_key(&name) || cx.especs.contains_key(&name);
+        let Some(lib) = cx.libraries.get(name.as_str()) else { continue };
+        if specified || first.tables.contains_key(&name) {
+            continue;
+        }
+        if tu.copies.iter().enumerate().any(|(k, _)| k > 0 && tu.copy_var(k, &name).is_some()) {
+            continue;
+        }
+        let ret = match cx.var_ty(&lib.ret) {
+            Ok(lower::VarTy::Scalar(s)) => s,
+            _ => ir::c::CScalar::Int,
+        };
+        let n = lib.params.len() as u32;
+        let ty = if n == 0 { lower::VarTy::Scalar(ret) } else { lower::VarTy::Array(ret, n) };
+        let mut ir_ty = cx.model.ir(ret);
+        for _ in 0..n {
+            ir_ty = ir::Type::Array(Box::new(ir_ty));
+        }
+        let local = VarId(first.program.vars.len() as u32);
+        first.program.vars.push(ir::VarDecl { name: name.clone(), ty: ir_ty.clone(), loc: tu.loc });
+        first.types.push(ty);
+        first.tables.insert(name.clone(), local);
+        let global = VarId(tu.vars.len() as u32);
+        tu.vars.push(ir::TupleVar { copy: 0, name: name.clone(), ty: ir_ty });
+        tu.copies[0].vars.push(global);
+    }
+}
+
+fn lw_truth(cx: &Context, v: &Val) -> Expr {
+    cx.model.truth(v)
 }

@@ -53,30 +53,42 @@ impl Model {
 
     /// The C truth of a value: `v != 0`.
     pub fn truth(self, v: &Val) -> Expr {
+        self.truth_of(v.clone())
+    }
+
+    /// [`Model::truth`] of an owned value (no copy of its expression: lowering a chain
+    /// of operators stays linear).
+    pub fn truth_of(self, v: Val) -> Expr {
         if v.ty == CScalar::Bool {
-            return v.e.clone();
+            return v.e;
         }
-        Expr::binary(BinOp::Ne, v.e.clone(), self.lit_i(0, v.ty))
+        let zero = self.lit_i(0, v.ty);
+        Expr::binary(BinOp::Ne, v.e, zero)
     }
 
     /// `v` converted to type `to` (C11 6.3.1.2–3; wrapping in the machine model).
     pub fn convert(self, v: &Val, to: CScalar) -> Expr {
+        self.convert_of(v.clone(), to)
+    }
+
+    /// [`Model::convert`] of an owned value.
+    pub fn convert_of(self, v: Val, to: CScalar) -> Expr {
         if v.ty == to {
-            return v.e.clone();
+            return v.e;
         }
         if to == CScalar::Bool {
-            return self.truth(v);
+            return self.truth_of(v);
         }
         if v.ty == CScalar::Bool {
-            return ite(v.e.clone(), self.lit_i(1, to), self.lit_i(0, to));
+            return ite(v.e, self.lit_i(1, to), self.lit_i(0, to));
         }
         if !self.machine() {
-            return v.e.clone();
+            return v.e;
         }
         let (from_w, to_w) = (v.ty.bits(), to.bits());
         if to_w < from_w {
             Expr {
-                kind: ExprKind::Extract { hi: to_w - 1, lo: 0, arg: Box::new(v.e.clone()) },
+                kind: ExprKind::Extract { hi: to_w - 1, lo: 0, arg: Box::new(v.e) },
                 ty: Type::Bv(to_w),
             }
         } else if to_w > from_w {
@@ -85,14 +97,19 @@ impl Model {
             } else {
                 UnOp::ZeroExt(to_w - from_w)
             };
-            Expr { kind: ExprKind::Unary(op, Box::new(v.e.clone())), ty: Type::Bv(to_w) }
+            Expr { kind: ExprKind::Unary(op, Box::new(v.e)), ty: Type::Bv(to_w) }
         } else {
-            v.e.clone()
+            v.e
         }
     }
 
     pub fn to(self, v: &Val, to: CScalar) -> Val {
         Val { e: self.convert(v, to), ty: to }
+    }
+
+    /// [`Model::to`] of an owned value.
+    pub fn to_of(self, v: Val, to: CScalar) -> Val {
+        Val { e: self.convert_of(v, to), ty: to }
     }
 
     /// The value as a mathematical integer (array indices, uninterpreted functions'

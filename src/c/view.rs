@@ -1,78 +1,91 @@
 //! The C view of a tuple (`ir::c::CView`): which variables of each copy the C source
 //! names, with their C types, so that counterexamples are shown in C terms.
 
-use super::ast::{DeclTy, Function, Stmt, StmtKind, TupleSpec};
-use super::lower::Context;
-use crate::ir::c::CView;
+use super::ast::{Function, Stmt, StmtKind, TupleSpec, Type};
+use super::lower::{Context, Lowered};
+use crate::ir::c::{CType, CView};
 use std::collections::BTreeMap;
 
 /// Parameters, locals (the first declaration of each name), `ret` and the tables of
-/// library functions without a spec, per copy of `t`.
-pub fn view_of(t: &TupleSpec, cx: &Context) -> CView {
+/// library functions without a spec that the copies call, per copy of `t` (`infos`: the
+/// copies' lowered programs, ∀ copies first).
+pub fn view_of(t: &TupleSpec, cx: &Context, infos: &[Lowered]) -> CView {
     let mut view = CView { model: cx.model.0, ..CView::default() };
+    let mut tables: Vec<&String> = infos.iter().flat_map(|l| l.tables.keys()).collect();
+    tables.sort();
+    tables.dedup();
     for (copy, function, _) in &t.copies {
         let Some(def) = cx.functions.get(function.name.as_str()) else { continue };
-        view.copies.insert(copy.name.clone(), names_of(def, cx));
+        view.copies.insert(copy.name.clone(), names_of(def, cx, &tables));
     }
     view
 }
 
-fn names_of(def: &Function, cx: &Context) -> BTreeMap<String, String> {
+pub fn names_of(def: &Function, cx: &Context, tables: &[&String]) -> BTreeMap<String, String> {
     let mut vars = BTreeMap::new();
     for p in &def.params {
-        vars.insert(p.name.name.clone(), type_name(&p.ty));
+        vars.insert(p.name.name.clone(), type_name(&p.ty, cx));
     }
     if let Some(body) = &def.body {
         for s in body {
-            locals(s, &mut vars);
+            locals(s, &mut vars, cx);
         }
     }
-    if let DeclTy::Scalar(s) = def.ret {
-        vars.insert("ret".into(), s.c_name().into());
+    if !matches!(def.ret, Type::Void) {
+        vars.insert("ret".into(), type_name(&def.ret, cx));
     }
-    for (name, lib) in &cx.libraries {
-        if cx.aspecs.contains_key(name) || cx.especs.contains_key(name) {
-            continue;
-        }
-        let params: Vec<String> = lib.params.iter().map(|p| type_name(&p.ty)).collect();
-        vars.insert(name.clone(), format!("{}({})", type_name(&lib.ret), params.join(", ")));
+    for name in tables {
+        let Some(lib) = cx.libraries.get(name.as_str()) else { continue };
+        let params: Vec<String> = lib.params.iter().map(|p| type_name(&p.ty, cx)).collect();
+        vars.insert((*name).clone(), format!("{}({})", type_name(&lib.ret, cx), params.join(", ")));
     }
     vars
 }
 
-fn locals(s: &Stmt, vars: &mut BTreeMap<String, String>) {
+fn locals(s: &Stmt, vars: &mut BTreeMap<String, String>, cx: &Context) {
     match &s.kind {
         StmtKind::Decl(decls) => {
             for d in decls {
-                vars.entry(d.name.name.clone()).or_insert_with(|| type_name(&d.ty));
+                vars.entry(d.name.name.clone()).or_insert_with(|| type_name(&d.ty, cx));
             }
         }
         StmtKind::If(_, a, b) => {
-            locals(a, vars);
+            locals(a, vars, cx);
             if let Some(b) = b {
-                locals(b, vars);
+                locals(b, vars, cx);
             }
         }
-        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) => locals(b, vars),
+        StmtKind::While(_, b)
+        | StmtKind::DoWhile(b, _)
+        | StmtKind::Switch(_, b)
+        | StmtKind::Case(_, _, b)
+        | StmtKind::Default(b)
+        | StmtKind::Label(_, b) => locals(b, vars, cx),
         StmtKind::For { init, body, .. } => {
             if let Some(i) = init {
-                locals(i, vars);
+                locals(i, vars, cx);
             }
-            locals(body, vars);
+            locals(body, vars, cx);
         }
-        StmtKind::Block(ss) => ss.iter().for_each(|s| locals(s, vars)),
+        StmtKind::Block(ss) => ss.iter().for_each(|s| locals(s, vars, cx)),
         StmtKind::Expr(_)
         | StmtKind::Break
         | StmtKind::Continue
         | StmtKind::Return(_)
-        | StmtKind::Empty => {}
+        | StmtKind::Empty
+        | StmtKind::Goto(_)
+        | StmtKind::Other(_) => {}
     }
 }
 
-fn type_name(t: &DeclTy) -> String {
-    match t {
-        DeclTy::Void => "void".into(),
-        DeclTy::Scalar(s) => s.c_name().into(),
-        DeclTy::Array(s, dims) => format!("{}{}", s.c_name(), "[]".repeat(dims.len())),
+/// A type as counterexamples name it (`int`, `int[]`, `_Bool`).
+fn type_name(t: &Type, cx: &Context) -> String {
+    match super::ctype(t, cx.file) {
+        Some(CType::Void) => "void".into(),
+        Some(CType::Scalar(s)) => s.c_name().into(),
+        Some(CType::Array { elem, dims }) => {
+            format!("{}{}", elem.c_name(), "[]".repeat(dims as usize))
+        }
+        None => "?".into(),
     }
 }

@@ -284,7 +284,9 @@ fn no_exists_run(tuple: &Tuple, env: &Env) -> Result<Bool, String> {
                 return Err(format!(
                     "the loop at {}:{} of ∃ copy `{}` may run more than {bound} times: the \
                      script would not cover every ∃ run",
-                    tuple.file, loc, tuple.copies[copy].name
+                    tuple.copy_file(copy),
+                    loc,
+                    tuple.copies[copy].name
                 ))
             }
             Some(_) => bound *= 2,

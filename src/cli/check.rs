@@ -27,13 +27,13 @@ pub struct CheckArgs {
     pub diagnostics: Option<DiagArg>,
 }
 
-pub fn main(args: CheckArgs) -> i32 {
+pub fn main(args: CheckArgs, front: &crate::frontend::Options) -> i32 {
     let style = super::diag_style(args.diagnostics);
     let color = super::stderr_color();
     let mut code = 0;
     for file in crate::batch::collect_files(&args.files, args.input.into()) {
         let name = crate::frontend::display_name(&file.path);
-        match crate::frontend::load_file(&file.path, file.format) {
+        match crate::frontend::load_file_with(&file.path, file.format, front) {
             Ok(module) => outln!("{name}: ok ({})", summary(&module)),
             Err(diags) => {
                 code = 3;

@@ -21,13 +21,13 @@ pub struct LspArgs {
     pub stdio: bool,
 }
 
-pub fn main(args: LspArgs) -> i32 {
+pub fn main(args: LspArgs, front: &crate::frontend::Options) -> i32 {
     let Ok(timeout) = Duration::try_from_secs_f64(args.timeout) else {
         eprintln!("error: --timeout {}: expected a non-negative number of seconds", args.timeout);
         return 3;
     };
     let decide = DecideOptions { timeout, ..DecideOptions::default() };
-    match crate::lsp::run_stdio(decide) {
+    match crate::lsp::run_stdio(decide, front.clone()) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("forex lsp: {e}");

@@ -14,6 +14,7 @@ mod certify;
 mod check;
 mod choices;
 mod ctrl_c;
+mod equiv;
 mod explain;
 mod lsp;
 mod prove;
@@ -49,6 +50,27 @@ pub struct Cli {
     /// as `gcc -fwrapv`); default: `math` for `@ELAENIA` files, `machine` for `@forex` ones.
     #[arg(long = "int-model", global = true, value_enum)]
     pub int_model: Option<choices::IntModelArg>,
+    /// C files: a folder the preprocessor looks in for `#include` (repeatable; the
+    /// file's own folder is always searched for `#include "…"`).
+    #[arg(short = 'I', global = true, value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// C files: a macro for the preprocessor, `NAME` or `NAME=VALUE` (repeatable).
+    #[arg(short = 'D', global = true, value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+}
+
+impl Cli {
+    /// How the front end reads files, from the global options.
+    fn frontend(&self) -> crate::frontend::Options {
+        crate::frontend::Options {
+            int_model: self.int_model.map(Into::into),
+            cc: crate::c::preprocess::CcOptions {
+                include_dirs: self.include.clone(),
+                defines: self.define.clone(),
+                time_limit: None,
+            },
+        }
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -56,6 +78,7 @@ pub enum Command {
     Check(check::CheckArgs),
     Run(run::RunArgs),
     Prove(prove::ProveArgs),
+    Equiv(equiv::EquivArgs),
     Certify(certify::CertifyArgs),
     Test(test::TestArgs),
     Lsp(lsp::LspArgs),
@@ -186,14 +209,15 @@ pub fn main() -> i32 {
     // change while other threads use Z3.
     crate::smt::memory::ensure_ceiling();
     let _ = COLOR.set(color_choice(cli.color));
-    crate::frontend::set_int_model(cli.int_model.map(Into::into));
+    let front = cli.frontend();
     match cli.command {
-        Command::Check(args) => check::main(args),
-        Command::Run(args) => run::main(args),
-        Command::Prove(args) => prove::main(args),
+        Command::Check(args) => check::main(args, &front),
+        Command::Run(args) => run::main(args, &front),
+        Command::Prove(args) => prove::main(args, &front),
+        Command::Equiv(args) => equiv::main(args, &front),
         Command::Certify(args) => certify::main(args),
-        Command::Test(args) => test::main(args),
-        Command::Lsp(args) => lsp::main(args),
+        Command::Test(args) => test::main(args, &front),
+        Command::Lsp(args) => lsp::main(args, &front),
         Command::Report(args) => report::main(args),
         Command::Explain(args) => explain::main(args),
     }

@@ -46,6 +46,31 @@ pub struct ProveArgs {
     /// Files and folders.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Only tuples whose name matches (repeatable; `*` and `?` globs).
+    #[arg(long = "tuple", value_name = "NAME")]
+    pub tuples: Vec<String>,
+    /// Decide only shard I of N (1-based): a stable split by file path (relative to its
+    /// argument) and tuple name, so N CI jobs together cover every tuple once.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<batch::Shard>,
+    /// Observation bound for temporal (`always`) tuples: refutation looks for
+    /// violations with at most N observations (replaces the tuples' `observations N;`).
+    #[arg(long, value_name = "N", value_parser = super::choices::observation_count)]
+    pub observations: Option<u32>,
+    /// Stop at the first violated tuple.
+    #[arg(long)]
+    pub fail_fast: bool,
+    /// Input language of files given by name (folders: detected per file). `--format`
+    /// names the report format here, so the input language is `--input` (as in `check`).
+    #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
+    pub input: InputArg,
+    #[command(flatten)]
+    pub decide: DecideArgs,
+}
+
+/// How tuples are decided and reported: the options `prove` and `equiv` share.
+#[derive(Args, Debug)]
+pub struct DecideArgs {
     /// Engines: prove (ForEx), refute (bounded ∀∃ symbolic execution), test
     /// (hypertesting) or all three concurrently.
     #[arg(long, value_enum, default_value_t = EngineArg::All)]
@@ -65,20 +90,6 @@ pub struct ProveArgs {
     /// Write the report to this file instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Only tuples whose name matches (repeatable; `*` and `?` globs).
-    #[arg(long = "tuple", value_name = "NAME")]
-    pub tuples: Vec<String>,
-    /// Decide only shard I of N (1-based): a stable split by file path (relative to its
-    /// argument) and tuple name, so N CI jobs together cover every tuple once.
-    #[arg(long, value_name = "I/N")]
-    pub shard: Option<batch::Shard>,
-    /// Observation bound for temporal (`always`) tuples: refutation looks for
-    /// violations with at most N observations (replaces the tuples' `observations N;`).
-    #[arg(long, value_name = "N", value_parser = super::choices::observation_count)]
-    pub observations: Option<u32>,
-    /// Stop at the first violated tuple.
-    #[arg(long)]
-    pub fail_fast: bool,
     /// Print the proof: per loop point the alignment, counts, invariant and candidates tried.
     #[arg(long)]
     pub explain: bool,
@@ -104,7 +115,6 @@ pub struct ProveArgs {
     /// Refuter: largest number of symbolic paths explored at one loop bound.
     #[arg(long, value_name = "N", default_value_t = RefuteOptions::default().max_paths)]
     pub max_paths: u64,
-    /// No progress bar.
     /// No progress bar (there is none anyway when stderr is not a terminal, or with
     /// `--format json` or `--diagnostics json`).
     #[arg(long, short)]
@@ -114,18 +124,28 @@ pub struct ProveArgs {
     /// after 10 s); human and JSON reports show the result (JSON: a `native` field).
     #[arg(long)]
     pub native_check: bool,
-    /// Input language of files given by name (folders: detected per file). `--format`
-    /// names the report format here, so the input language is `--input` (as in `check`).
-    #[arg(long = "input", value_enum, default_value_t = InputArg::Auto)]
-    pub input: InputArg,
     /// How to print input errors.
     #[arg(long, value_enum)]
     pub diagnostics: Option<DiagArg>,
 }
 
-fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
+fn options(prove: &ProveArgs, front: &crate::frontend::Options) -> Result<BatchOptions, String> {
+    let select = super::tuple_patterns(&prove.tuples)?;
+    let args = &prove.decide;
+    Ok(BatchOptions {
+        fail_fast: prove.fail_fast,
+        select,
+        input: prove.input.into(),
+        shard: prove.shard,
+        observations: prove.observations,
+        frontend: front.clone(),
+        ..decide_options(args)?
+    })
+}
+
+/// The batch options `args` ask for (all tuples, no shard, input detected per file).
+pub(super) fn decide_options(args: &DecideArgs) -> Result<BatchOptions, String> {
     let timeout = super::timeout(args.timeout)?;
-    let select = super::tuple_patterns(&args.tuples)?;
     // An unwritable report path fails now, not after all the proving.
     super::check_writable(args.output.as_ref())?;
     if let Some(dir) = &args.dump_smt {
@@ -155,53 +175,80 @@ fn options(args: &ProveArgs) -> Result<BatchOptions, String> {
             ..DecideOptions::default()
         },
         jobs: args.jobs.unwrap_or_else(batch::default_jobs).max(1),
-        fail_fast: args.fail_fast,
-        select,
-        input: args.input.into(),
+        fail_fast: false,
+        select: Vec::new(),
+        input: Default::default(),
         diag_style: super::diag_style(args.diagnostics),
         diag_color: super::stderr_color(),
         progress: terminal
             && !args.quiet
             && args.format != ReportFormat::Json
             && args.diagnostics != Some(DiagArg::Json),
-        shard: args.shard,
-        observations: args.observations,
+        shard: None,
+        observations: None,
+        frontend: Default::default(),
     })
 }
 
-pub fn main(args: ProveArgs) -> i32 {
+pub fn main(args: ProveArgs, front: &crate::frontend::Options) -> i32 {
     // First, while this is the only thread (see `ctrl_c::on_ctrl_c`).
     let root = Cancel::new();
     super::ctrl_c::on_ctrl_c(&root);
-    let opts = match options(&args) {
+    let diagnostics = args.decide.diagnostics;
+    let opts = match options(&args, front) {
         Ok(o) => o,
         Err(e) => {
-            eprint!("{}", super::usage_error(args.diagnostics, &e));
+            eprint!("{}", super::usage_error(diagnostics, &e));
             return 3;
         }
     };
-    let cross_solver =
-        match args.cross_check.then(|| super::certify::solver(args.solver.as_deref())) {
-            Some(Err(e)) => {
-                eprint!("{}", super::usage_error(args.diagnostics, &e));
-                return 3;
-            }
-            Some(Ok(s)) => Some(s),
-            None => None,
-        };
+    let cross_solver = match cross_solver(&args.decide) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("{}", super::usage_error(diagnostics, &e));
+            return 3;
+        }
+    };
     let report = batch::run(&args.paths, &opts, &root);
     if report.results.is_empty() && report.not_run.is_empty() && args.shard.is_none() {
         let message = "no tuple to prove in the given paths";
-        eprint!("{}", super::usage_error(args.diagnostics, message));
+        eprint!("{}", super::usage_error(diagnostics, message));
         return 3;
     }
-    let native = if args.native_check {
-        let opts = crate::native::NativeOptions::default();
-        crate::native::report::check_report(&report, args.input.into(), &opts)
-    } else {
-        Vec::new()
+    let input: crate::frontend::InputFormat = args.input.into();
+    let native = |report: &crate::report::Report| {
+        let opts = crate::native::NativeOptions { front: front.clone(), ..Default::default() };
+        crate::native::report::check_report(report, input, &opts)
     };
-    let checks = match certificates(&args, &report, cross_solver.as_ref()) {
+    let tuple_of = |r: &crate::report::TupleResult| {
+        let module =
+            crate::frontend::load_file_with(std::path::Path::new(&r.file), input, front).ok()?;
+        module.tuples.into_iter().find(|t| Some(&t.name) == r.tuple.as_ref())
+    };
+    finish(&report, &args.decide, cross_solver.as_ref(), &native, &tuple_of)
+}
+
+/// The second solver `--cross-check` asks for, if it does.
+pub(super) fn cross_solver(args: &DecideArgs) -> Result<Option<SolverCmd>, String> {
+    args.cross_check.then(|| super::certify::solver(args.solver.as_deref())).transpose()
+}
+
+/// What the native check says of a report's violated tuples.
+pub(super) type NativeCheck<'a> =
+    dyn Fn(&crate::report::Report) -> Vec<crate::native::report::NativeCheck> + 'a;
+/// The tuple behind a result, for its certificate.
+pub(super) type TupleOf<'a> = dyn Fn(&crate::report::TupleResult) -> Option<crate::ir::Tuple> + 'a;
+
+/// Certificates, the native check, the report in the format asked for, and the exit code.
+pub(super) fn finish(
+    report: &crate::report::Report,
+    args: &DecideArgs,
+    cross_solver: Option<&SolverCmd>,
+    native_check: &NativeCheck,
+    tuple_of: &TupleOf,
+) -> i32 {
+    let native = if args.native_check { native_check(report) } else { Vec::new() };
+    let checks = match certificates(args, report, cross_solver, tuple_of) {
         Ok(c) => c,
         Err(e) => {
             eprint!("{}", super::usage_error(args.diagnostics, &e));
@@ -210,15 +257,15 @@ pub fn main(args: ProveArgs) -> i32 {
     };
     let text = match args.format {
         ReportFormat::Human => {
-            let mut text = render_human(&report, args.explain);
-            if let Some(solver) = &cross_solver {
+            let mut text = render_human(report, args.explain);
+            if let Some(solver) = cross_solver {
                 let done: Vec<_> = checks.iter().flatten().cloned().collect();
                 text.push_str(&crate::certificate::check::render(&done, solver));
             }
             text + &crate::native::report::render_human(&native)
         }
         ReportFormat::Json if cross_solver.is_some() => {
-            let solver = cross_solver.as_ref().map(|s| s.display()).unwrap_or_default();
+            let solver = cross_solver.map(|s| s.display()).unwrap_or_default();
             let cross: Vec<Option<CrossCheck>> = checks
                 .iter()
                 .map(|c| {
@@ -230,12 +277,12 @@ pub fn main(args: ProveArgs) -> i32 {
                     })
                 })
                 .collect();
-            crate::native::report::add_to_json(&render_json_checked(&report, &cross), &native)
+            crate::native::report::add_to_json(&render_json_checked(report, &cross), &native)
         }
-        ReportFormat::Json => crate::native::report::add_to_json(&render_json(&report), &native),
-        ReportFormat::Junit => render_junit(&report),
-        ReportFormat::Sarif => render_sarif(&report),
-        ReportFormat::Github => render_github(&report),
+        ReportFormat::Json => crate::native::report::add_to_json(&render_json(report), &native),
+        ReportFormat::Junit => render_junit(report),
+        ReportFormat::Sarif => render_sarif(report),
+        ReportFormat::Github => render_github(report),
     };
     if let Err(e) = super::write_report(&text, args.output.as_ref()) {
         eprint!("{}", super::usage_error(args.diagnostics, &e));
@@ -254,9 +301,10 @@ pub fn main(args: ProveArgs) -> i32 {
 /// `--certificate DIR` and `--cross-check`: writes the certificates (for a cross-check
 /// without `--certificate`, into a temporary folder) and re-checks them, per result.
 fn certificates(
-    args: &ProveArgs,
+    args: &DecideArgs,
     report: &crate::report::Report,
     solver: Option<&SolverCmd>,
+    tuple_of: &TupleOf,
 ) -> Result<Vec<Option<TupleCheck>>, String> {
     let none = || report.results.iter().map(|_| None).collect();
     let temp;
@@ -268,12 +316,7 @@ fn certificates(
         }
         (None, None) => return Ok(none()),
     };
-    let input: crate::frontend::InputFormat = args.input.into();
-    let tuple_of = |r: &crate::report::TupleResult| {
-        let module = crate::frontend::load_file(std::path::Path::new(&r.file), input).ok()?;
-        module.tuples.into_iter().find(|t| Some(&t.name) == r.tuple.as_ref())
-    };
-    let folders = crate::certificate::write_report(&dir, report, &tuple_of)?;
+    let folders = crate::certificate::write_report(&dir, report, tuple_of)?;
     let Some(solver) = solver else { return Ok(none()) };
     let limit = std::time::Duration::from_secs(20);
     Ok(folders

@@ -68,8 +68,8 @@ pub struct RunArgs {
     pub diagnostics: Option<DiagArg>,
 }
 
-pub fn main(args: RunArgs) -> i32 {
-    let module = match crate::frontend::load_file(&args.file, args.input.into()) {
+pub fn main(args: RunArgs, front: &crate::frontend::Options) -> i32 {
+    let module = match crate::frontend::load_file_with(&args.file, args.input.into(), front) {
         Ok(m) => m,
         Err(diags) => {
             let style = super::diag_style(args.diagnostics);
@@ -78,7 +78,7 @@ pub fn main(args: RunArgs) -> i32 {
         }
     };
     let result = match &args.replay {
-        Some(path) => replay(&args, &module, path),
+        Some(path) => replay(&args, &module, path, front),
         None => run(&args, &module),
     };
     match result {
@@ -177,7 +177,12 @@ fn pick_program<'m>(module: &'m Module, name: Option<&str>) -> Result<&'m Progra
 }
 
 /// `forex run --replay`: re-check a counterexample and print the replayed runs.
-fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
+fn replay(
+    args: &RunArgs,
+    module: &Module,
+    path: &Path,
+    front: &crate::frontend::Options,
+) -> Result<i32, String> {
     if args.native && module.c.is_none() {
         return Err(NATIVE_NEEDS_C.into());
     }
@@ -226,7 +231,7 @@ fn replay(args: &RunArgs, module: &Module, path: &Path) -> Result<i32, String> {
     }
     let confirmed = crate::refute::replay_counterexample(tuple, &cex, &Cancel::new());
     if args.native {
-        native(args, module, tuple, &cex)?;
+        native(args, module, tuple, &cex, front)?;
     }
     match confirmed {
         Ok(()) => {
@@ -251,12 +256,13 @@ fn native(
     module: &Module,
     tuple: &Tuple,
     cex: &crate::verdict::Counterexample,
+    front: &crate::frontend::Options,
 ) -> Result<(), String> {
     let Some(info) = &module.c else { return Err(NATIVE_NEEDS_C.into()) };
     let file = crate::frontend::display_name(&args.file);
     let source =
         std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let opts = crate::native::NativeOptions::default();
+    let opts = crate::native::NativeOptions { front: front.clone(), ..Default::default() };
     let outcome = crate::native::check_counterexample(&source, &file, info, tuple, cex, &opts);
     outln!("native: {outcome}");
     Ok(())

@@ -92,7 +92,10 @@ pub struct TestArgs {
 }
 
 /// The batch options and the per-tuple limit, or what is wrong with the arguments.
-fn options(args: &TestArgs) -> Result<(BatchOptions, Option<Duration>), String> {
+fn options(
+    args: &TestArgs,
+    front: &crate::frontend::Options,
+) -> Result<(BatchOptions, Option<Duration>), String> {
     let timeout = args.timeout.map(super::timeout).transpose()?;
     let select = super::tuple_patterns(&args.tuples)?;
     super::check_writable(args.output.as_ref())?;
@@ -105,13 +108,14 @@ fn options(args: &TestArgs) -> Result<(BatchOptions, Option<Duration>), String> 
         input: args.input.into(),
         select,
         observations: args.observations,
+        frontend: front.clone(),
         ..BatchOptions::default()
     };
     Ok((opts, timeout))
 }
 
-pub fn main(args: TestArgs) -> i32 {
-    let (opts, timeout) = match options(&args) {
+pub fn main(args: TestArgs, front: &crate::frontend::Options) -> i32 {
+    let (opts, timeout) = match options(&args, front) {
         Ok(o) => o,
         Err(e) => {
             eprint!("{}", super::usage_error(args.diagnostics, &e));

@@ -95,7 +95,7 @@ impl CopyIndex {
                 out
             };
             match s {
-                Stmt::Skip | Stmt::Observe { .. } => {}
+                Stmt::Skip | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
                 Stmt::Assign { var, value, .. } => defs.push((id, *var, uses(&[value]))),
                 Stmt::Store { array, index, value, .. } => {
                     defs.push((id, *array, uses(&[index, value])))

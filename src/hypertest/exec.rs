@@ -120,7 +120,7 @@ impl<'t> Executor<'t> {
             test.choices[j] = run.choices;
             match run.end {
                 RunEnd::Finished => {}
-                RunEnd::StepLimit { .. } => {
+                RunEnd::StepLimit { .. } | RunEnd::Cut { .. } => {
                     stopped.get_or_insert(Verdict::NoRun);
                 }
                 _ => {

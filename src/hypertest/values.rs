@@ -41,7 +41,7 @@ impl Values {
     fn block(&mut self, b: &[Stmt]) {
         for s in b {
             match s {
-                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => {}
+                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
                 Stmt::Assign { value, .. } => self.expr(value),
                 Stmt::Store { index, value, .. } => {
                     self.expr(index);
@@ -90,7 +90,9 @@ impl Values {
                 self.expr(c);
             }
             ExprKind::Var(_) | ExprKind::Bound(_) | ExprKind::Bool(_) => {}
-            ExprKind::Unary(_, a) | ExprKind::Extract { arg: a, .. } => self.expr(a),
+            ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
+                self.expr(a)
+            }
             ExprKind::Quant { body, .. } => self.expr(body),
             ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
                 self.expr(a);

@@ -155,6 +155,9 @@ pub struct CInfo {
     pub model: IntModel,
     pub functions: Vec<CFunction>,
     pub libraries: Vec<CLibrary>,
+    /// Per defined function, the variables its copies show in C terms (the copy part of a
+    /// [`CView`]), for tuples built outside the file (`forex equiv`).
+    pub views: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
 }
 
 impl CInfo {

@@ -84,7 +84,7 @@ fn constant_steps(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, Vec<i64>)> {
                     walk(else_branch, steps);
                 }
                 Stmt::While { body, .. } => walk(body, steps),
-                Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } => {}
+                Stmt::Skip | Stmt::Assume { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
             }
         }
     }

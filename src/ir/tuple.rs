@@ -37,6 +37,9 @@ pub struct Copy {
     pub body: Block,
     /// This copy's variables in the tuple's table, in the program's declaration order.
     pub vars: Vec<VarId>,
+    /// The file the program comes from, when it is not the tuple's own (`forex equiv`
+    /// pairs programs of two files); messages name loops by it.
+    pub file: Option<String>,
 }
 
 /// A variable of a tuple: variable `name` of copy number `copy`.
@@ -134,6 +137,7 @@ impl Tuple {
             quantifier,
             body: program.body.iter().map(|s| s.map_vars(&rename)).collect(),
             vars: (0..program.vars.len() as u32).map(|i| VarId(i + offset)).collect(),
+            file: None,
         });
         copy
     }
@@ -144,7 +148,7 @@ impl Tuple {
         fn block(b: &[super::Stmt]) -> bool {
             use super::Stmt;
             b.iter().any(|s| match s {
-                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } => false,
+                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => false,
                 Stmt::Assign { value, .. } => value.mentions_float(),
                 Stmt::Store { index, value, .. } => {
                     index.mentions_float() || value.mentions_float()
@@ -164,6 +168,11 @@ impl Tuple {
             || self.post.mentions_float()
             || self.hints.invariants.iter().any(Expr::mentions_float)
             || self.copies.iter().any(|c| block(&c.body))
+    }
+
+    /// The file copy `copy`'s program comes from (the tuple's own unless it says).
+    pub fn copy_file(&self, copy: usize) -> &str {
+        self.copies[copy].file.as_deref().unwrap_or(&self.file)
     }
     /// The variable `name` of copy `copy`, if it exists.
     pub fn copy_var(&self, copy: usize, name: &str) -> Option<VarId> {

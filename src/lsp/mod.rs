@@ -15,7 +15,7 @@ pub use navigate::Outline;
 pub use position::LineMap;
 
 use crate::cancel::Cancel;
-use crate::frontend::{load_source, InputFormat};
+use crate::frontend::{load_source_with, InputFormat};
 use crate::portfolio::DecideOptions;
 use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::{
@@ -41,18 +41,24 @@ struct Server {
     publisher: Publisher,
     documents: HashMap<Url, Document>,
     decide: DecideOptions,
+    /// How files are read (C files: `--int-model`, `-I`, `-D`).
+    front: crate::frontend::Options,
 }
 
 /// Serves one client on stdin/stdout until `exit`.
-pub fn run_stdio(decide: DecideOptions) -> Result<(), String> {
+pub fn run_stdio(decide: DecideOptions, front: crate::frontend::Options) -> Result<(), String> {
     let (connection, io) = Connection::stdio();
-    serve(&connection, decide)?;
+    serve(&connection, decide, front)?;
     drop(connection);
     io.join().map_err(|e| e.to_string())
 }
 
 /// Serves one client on `connection` until `shutdown` and `exit` (or the client leaves).
-pub fn serve(connection: &Connection, decide: DecideOptions) -> Result<(), String> {
+pub fn serve(
+    connection: &Connection,
+    decide: DecideOptions,
+    front: crate::frontend::Options,
+) -> Result<(), String> {
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
             open_close: Some(true),
@@ -75,6 +81,7 @@ pub fn serve(connection: &Connection, decide: DecideOptions) -> Result<(), Strin
         publisher: Publisher::new(connection.sender.clone()),
         documents: HashMap::new(),
         decide,
+        front,
     };
     for message in &connection.receiver {
         match message {
@@ -159,10 +166,12 @@ impl Server {
 
     /// New text: cancel the old verification, publish the front end's diagnostics.
     fn update(&mut self, uri: Url, text: String, version: Option<i32>) {
-        let diagnostics = match load_source(&file_name(&uri), text.as_bytes(), InputFormat::Auto) {
-            Ok(_) => Vec::new(),
-            Err(diags) => diagnostics::from_front_end(&uri, &text, &diags),
-        };
+        let name = file_name(&uri);
+        let diagnostics =
+            match load_source_with(&name, text.as_bytes(), InputFormat::Auto, &self.front) {
+                Ok(_) => Vec::new(),
+                Err(diags) => diagnostics::from_front_end(&uri, &text, &diags),
+            };
         let old = self.documents.insert(uri.clone(), Document { text, version, verifying: None });
         let cancel = old.and_then(|d| d.verifying);
         self.publisher.cancel_and_publish(cancel.as_ref(), &uri, version, diagnostics);
@@ -181,7 +190,7 @@ impl Server {
             uri.clone(),
             version,
             text,
-            self.decide.clone(),
+            (self.decide.clone(), self.front.clone()),
             cancel,
         );
     }

@@ -7,7 +7,7 @@ use super::diagnostics::from_outcome;
 use super::navigate::Outline;
 use super::position::LineMap;
 use crate::cancel::Cancel;
-use crate::frontend::{load_source, InputFormat};
+use crate::frontend::{load_source_with, InputFormat};
 use crate::portfolio::{decide, DecideOptions};
 use lsp_server::{Message, Notification};
 use lsp_types::{Diagnostic, Position, PublishDiagnosticsParams, Range, Url};
@@ -89,13 +89,13 @@ pub fn spawn(
     uri: Url,
     version: Option<i32>,
     text: String,
-    opts: DecideOptions,
+    opts: (DecideOptions, crate::frontend::Options),
     cancel: Cancel,
 ) {
     let spawned = std::thread::Builder::new()
         .name("forex-lsp-verify".into())
         .stack_size(STACK)
-        .spawn(move || run(&publisher, &uri, version, &text, &opts, &cancel));
+        .spawn(move || run(&publisher, &uri, version, &text, &opts.0, &opts.1, &cancel));
     if let Err(e) = spawned {
         eprintln!("forex lsp: cannot start a verification thread: {e}");
     }
@@ -107,11 +107,14 @@ fn run(
     version: Option<i32>,
     text: &str,
     opts: &DecideOptions,
+    front: &crate::frontend::Options,
     cancel: &Cancel,
 ) {
     let name = uri.to_file_path().map_or(uri.to_string(), |p| p.display().to_string());
     // Input errors are already on screen (published on open/change): nothing to decide.
-    let Ok(module) = load_source(&name, text.as_bytes(), InputFormat::Auto) else { return };
+    let Ok(module) = load_source_with(&name, text.as_bytes(), InputFormat::Auto, front) else {
+        return;
+    };
     let stem = std::path::Path::new(&name).file_stem().map(|s| s.to_string_lossy().into_owned());
     let outline = Outline::parse(text, stem.as_deref().unwrap_or("tuple"));
     let map = LineMap::new(text);

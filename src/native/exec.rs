@@ -28,21 +28,7 @@ pub enum Ran {
     Failed(String),
 }
 
-/// The compilers tried, in order: `$FOREX_CC`, `$CC`, `cc`, `gcc`, `clang`.
-pub fn candidates(explicit: Option<&str>) -> Vec<String> {
-    let mut out: Vec<String> = explicit.map(str::to_string).into_iter().collect();
-    if explicit.is_none() {
-        for var in ["FOREX_CC", "CC"] {
-            if let Ok(v) = std::env::var(var) {
-                if !v.trim().is_empty() {
-                    out.push(v.trim().to_string());
-                }
-            }
-        }
-        out.extend(["cc", "gcc", "clang"].map(String::from));
-    }
-    out
-}
+pub use crate::cc::candidates;
 
 /// The first compiler of `candidates` that runs (`CC --version`).
 pub fn find_compiler(explicit: Option<&str>) -> Result<String, Vec<String>> {
@@ -81,6 +67,7 @@ pub fn compile_and_run(
     compiler: Option<&str>,
     limit: Duration,
     keep: Option<&Path>,
+    extra: &[String],
 ) -> Ran {
     let cc = match find_compiler(compiler) {
         Ok(cc) => cc,
@@ -101,6 +88,7 @@ pub fn compile_and_run(
     }
     let out = Command::new(&cc)
         .args(flags(model))
+        .args(extra)
         .arg(&source)
         .arg("-o")
         .arg(&binary)

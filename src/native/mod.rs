@@ -37,11 +37,18 @@ pub struct NativeOptions {
     pub time_limit: Duration,
     /// Keep a copy of the generated harness in this folder.
     pub keep: Option<PathBuf>,
+    /// How the file was read: its `-I` folders and `-D` macros compile the harness too.
+    pub front: crate::frontend::Options,
 }
 
 impl Default for NativeOptions {
     fn default() -> Self {
-        NativeOptions { compiler: None, time_limit: Duration::from_secs(10), keep: None }
+        NativeOptions {
+            compiler: None,
+            time_limit: Duration::from_secs(10),
+            keep: None,
+            front: crate::frontend::Options::default(),
+        }
     }
 }
 
@@ -163,8 +170,29 @@ pub fn check_counterexample(
         opts.compiler.as_deref(),
         opts.time_limit,
         opts.keep.as_deref(),
+        &preprocessor_flags(file_name, &opts.front),
     );
     compare(&h, ran, opts.time_limit)
+}
+
+/// The preprocessor's flags for the harness, which holds the user's source: the file's
+/// folder for `#include "…"` (the harness is compiled elsewhere), `-I` and `-D`.
+fn preprocessor_flags(file_name: &str, front: &crate::frontend::Options) -> Vec<String> {
+    let mut out = Vec::new();
+    let dir = std::path::Path::new(file_name).parent().filter(|p| !p.as_os_str().is_empty());
+    let dir = dir.map_or_else(|| std::path::PathBuf::from("."), |d| d.to_path_buf());
+    if let Ok(abs) = std::fs::canonicalize(&dir) {
+        out.push("-iquote".to_string());
+        out.push(abs.display().to_string());
+    }
+    for d in &front.cc.include_dirs {
+        out.push("-I".to_string());
+        out.push(std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()).display().to_string());
+    }
+    for d in &front.cc.defines {
+        out.push(format!("-D{d}"));
+    }
+    out
 }
 
 /// The harness's run against its expectations.

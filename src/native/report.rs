@@ -27,7 +27,7 @@ pub fn check_report(report: &Report, input: InputFormat, opts: &NativeOptions) -
             continue;
         }
         let path = Path::new(&r.file);
-        let Ok(module) = frontend::load_file(path, input) else { continue };
+        let Ok(module) = frontend::load_file_with(path, input, &opts.front) else { continue };
         let Some(info) = &module.c else { continue };
         let Some(tuple) = module.tuples.iter().find(|t| &t.name == tuple_name) else { continue };
         let outcome = match std::fs::read_to_string(path) {

@@ -33,7 +33,7 @@ fn scalar(name: &str, ty: CScalar) -> CParam {
 }
 
 fn info(model: IntModel, functions: Vec<CFunction>, libraries: Vec<CLibrary>) -> CInfo {
-    CInfo { source: "t.c".into(), model, functions, libraries }
+    CInfo { source: "t.c".into(), model, functions, libraries, ..Default::default() }
 }
 
 fn function(name: &str, ret: CType, params: Vec<CParam>) -> CFunction {

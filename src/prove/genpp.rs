@@ -343,6 +343,24 @@ impl<'t> Prover<'t> {
                 self.exec_if(i, &c, then_branch, else_branch, st, acc, scope)?;
             }
             Stmt::While { .. } => unreachable!("loops are handled at loop points"),
+            // A recursive call deeper than the front end unfolded: a ∀ copy must not
+            // reach it (its deeper runs are not modelled), an ∃ copy's choices must
+            // avoid it (a run through it is no witness).
+            Stmt::Cut { loc } => {
+                let never = z3::ast::Bool::from_bool(false);
+                let what = format!(
+                    "the recursive call at {}:{loc} of copy {} goes deeper than unfolded",
+                    self.tuple.copy_file(i),
+                    self.tuple.copies[i].name
+                );
+                if forall || !self.assumes_at_end {
+                    self.oblige(acc, st, &never, scope, &what)?;
+                } else {
+                    acc.push_back(st.implies(&never));
+                    self.assumes_deferred = true;
+                }
+                st.pc.push_back(never);
+            }
         }
         Ok(())
     }
@@ -504,7 +522,9 @@ impl<'t> Prover<'t> {
         let kind = if last.is_unknown() { last.kind } else { FailKind::Invalid };
         let head = format!(
             "the ∃-only loop {}@{}:{} could not be shown to exit for the chosen choices",
-            self.tuple.copies[j].name, self.tuple.file, loc
+            self.tuple.copies[j].name,
+            self.tuple.copy_file(j),
+            loc
         );
         // An unrolled iteration that failed at this same loop already says so.
         let msg =

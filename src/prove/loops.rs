@@ -216,7 +216,7 @@ impl<'t> Prover<'t> {
             Stmt::While { loc, .. } => *loc,
             _ => Default::default(),
         };
-        format!("{}@{}:{}", self.tuple.copies[copy].name, self.tuple.file, loc)
+        format!("{}@{}:{}", self.tuple.copies[copy].name, self.tuple.copy_file(copy), loc)
     }
 }
 

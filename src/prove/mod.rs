@@ -43,6 +43,10 @@ pub struct ProveOptions {
 /// The proof always lists every loop point with its candidates tried, so `explain`
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
+    crate::smt::session::guarded(Engine::Prove, cancel, || prove_guarded(tuple, opts, cancel))
+}
+
+fn prove_guarded(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let recording = crate::smt::record::scope_with(opts.record, !opts.strategy_only);
     let start = Instant::now();
     let mut outcome = if tuple.has_float() {

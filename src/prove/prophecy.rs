@@ -193,7 +193,7 @@ fn mentions(e: &Expr, v: VarId) -> bool {
 fn stmt_mentions(s: &Stmt, v: VarId) -> bool {
     let block = |b: &[Stmt]| b.iter().any(|s| stmt_mentions(s, v));
     match s {
-        Stmt::Skip | Stmt::Observe { .. } => false,
+        Stmt::Skip | Stmt::Observe { .. } | Stmt::Cut { .. } => false,
         Stmt::Assign { var, value, .. } => *var == v || mentions(value, v),
         Stmt::Store { array, index, value, .. } => {
             *array == v || mentions(index, v) || mentions(value, v)

@@ -145,7 +145,8 @@ fn loc_of(s: &Stmt) -> Loc {
         | Stmt::If { loc, .. }
         | Stmt::IfStar { loc, .. }
         | Stmt::While { loc, .. }
-        | Stmt::Observe { loc } => *loc,
+        | Stmt::Observe { loc }
+        | Stmt::Cut { loc } => *loc,
     }
 }
 

@@ -202,7 +202,7 @@ fn through(mut p: Path, s: &Stmt) -> Option<Vec<Path>> {
         (out.len() <= MAX_PATHS_PER_COPY).then_some(out)
     };
     match s {
-        Stmt::Skip | Stmt::Observe { .. } => {}
+        Stmt::Skip | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
         Stmt::Assign { var, value, .. } => {
             let v = p.value(value);
             p.after.insert(*var, v);

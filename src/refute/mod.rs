@@ -74,6 +74,10 @@ impl Default for RefuteOptions {
 
 /// Tries to show `tuple` invalid with a replayed counterexample.
 pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
+    crate::smt::session::guarded(Engine::Refute, cancel, || refute_guarded(tuple, opts, cancel))
+}
+
+fn refute_guarded(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "refute");
     if tuple.is_reactive() {

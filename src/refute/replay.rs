@@ -49,6 +49,12 @@ pub fn replay_counterexample(
             RunEnd::OutOfChoices { at } => {
                 return Err(format!("copy {}: no recorded choice left at {at}", copy.name))
             }
+            RunEnd::Cut { at } => {
+                return Err(format!(
+                    "copy {}: the recursive call at {at} goes deeper than unfolded",
+                    copy.name
+                ))
+            }
             // Post tuples replay without an observation bound.
             RunEnd::ObservationLimit { .. } => {
                 return Err(format!("copy {}: stopped at the observation bound", copy.name))

@@ -2,11 +2,10 @@
 //! `--explain`) first, then the summary table and a totals line, so that the summary is
 //! what stays on screen.
 
+use super::cterms::{shown_choices, shown_vars};
 use super::{Report, Status, Stop, TupleResult};
-use crate::value::Value;
 use crate::verdict::{Counterexample, Proof, Verdict};
 use comfy_table::{presets, CellAlignment, Table};
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -76,34 +75,6 @@ fn observations_text(obs: &crate::verdict::ObservationTrace) -> String {
     s
 }
 
-/// `v` as C prints a value of type `c_type` (`int`, `unsigned char[]`, `int(int)`):
-/// bit-vectors in decimal, negative for signed types; arrays and tables element-wise.
-fn c_value(v: &Value, c_type: &str) -> String {
-    let signed = crate::ir::c::CScalar::from_c_name(c_type).is_none_or(|s| s.is_signed());
-    c_scalar(v, signed)
-}
-
-fn c_scalar(v: &Value, signed: bool) -> String {
-    match v {
-        Value::Bv { width, value } => {
-            let w = *width;
-            if signed && w > 0 && w <= 128 && (value >> (w - 1)) & 1 == 1 {
-                let magnitude = (!value).wrapping_add(1) & crate::value::bv_mask(w);
-                format!("-{magnitude}")
-            } else {
-                value.to_string()
-            }
-        }
-        Value::Array { default, entries } => {
-            let mut parts: Vec<String> =
-                entries.iter().map(|(k, e)| format!("{k}: {}", c_scalar(e, signed))).collect();
-            parts.push(format!("_: {}", c_scalar(default, signed)));
-            format!("[{}]", parts.join(", "))
-        }
-        other => other.to_string(),
-    }
-}
-
 /// A counterexample as a table of copies × variables (initial → final), then the ∀
 /// copies' choices and the explanation.
 pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
@@ -111,30 +82,14 @@ pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
     t.set_header(vec!["copy", "variable", "initial", "final"]);
     for run in &cex.copies {
         let q = run.quantifier.symbol();
-        let mut names: BTreeSet<&String> = run.initial.keys().collect();
-        if let Some(f) = &run.final_state {
-            names.extend(f.keys());
-        }
-        // A C copy shows the variables its source names, as C prints them.
-        let c_types = cex.c_types.as_ref().and_then(|c| c.get(&run.copy));
-        if let Some(types) = c_types {
-            names.retain(|n| types.contains_key(*n));
-        }
-        for (i, name) in names.into_iter().enumerate() {
+        for (i, row) in shown_vars(cex, run).into_iter().enumerate() {
             let label =
                 if i == 0 { format!("{q} {}: {}", run.copy, run.program) } else { String::new() };
-            let c_type = c_types.and_then(|t| t.get(name));
-            let show = |m: Option<&BTreeMap<String, Value>>| {
-                m.and_then(|m| m.get(name)).map_or(String::new(), |v| match c_type {
-                    Some(ty) => c_value(v, ty),
-                    None => v.to_string(),
-                })
-            };
             t.add_row(vec![
                 label,
-                name.clone(),
-                show(Some(&run.initial)),
-                show(run.final_state.as_ref()),
+                row.name,
+                row.initial.unwrap_or_default(),
+                row.final_value.unwrap_or_default(),
             ]);
         }
     }
@@ -143,7 +98,7 @@ pub(crate) fn counterexample_text(cex: &Counterexample) -> String {
         s.push_str(&observations_text(obs));
     }
     for run in cex.copies.iter().filter(|r| !r.choices.is_empty()) {
-        let choices: Vec<String> = run.choices.iter().map(|v| v.to_string()).collect();
+        let choices = shown_choices(cex, run);
         let _ = writeln!(s, "choices of {}: {}", run.copy, choices.join(", "));
     }
     if !cex.explanation.is_empty() {
@@ -314,19 +269,8 @@ pub fn render_human(report: &Report, explain: bool) -> String {
 mod tests {
     use super::*;
     use crate::report::tests::sample;
-
-    #[test]
-    fn c_values_in_decimal_by_signedness() {
-        let minus_one = Value::Bv { width: 32, value: 0xFFFF_FFFF };
-        assert_eq!(c_value(&minus_one, "int"), "-1");
-        assert_eq!(c_value(&minus_one, "unsigned int"), "4294967295");
-        let arr = Value::Array {
-            default: Box::new(Value::Bv { width: 8, value: 0x80 }),
-            entries: [(2.into(), Value::Bv { width: 8, value: 5 })].into_iter().collect(),
-        };
-        assert_eq!(c_value(&arr, "char[]"), "[2: 5, _: -128]");
-        assert_eq!(c_value(&arr, "unsigned char(int)"), "[2: 5, _: 128]");
-    }
+    use crate::value::Value;
+    use std::collections::BTreeMap;
 
     #[test]
     fn table_rows_and_totals() {

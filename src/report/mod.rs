@@ -3,6 +3,7 @@
 //! A [`Report`] is what a batch run produced, in input order: one [`TupleResult`] per
 //! decided tuple and one per file that could not be loaded. The renderers only read it.
 
+mod cterms;
 mod github;
 mod human;
 mod json;

@@ -1,27 +1,28 @@
 //! Short texts for places with one message per tuple: CI annotations, SARIF results,
 //! editor diagnostics.
 
+use super::cterms::{shown_choices, shown_vars, ShownVar};
 use super::{Status, TupleResult};
-use crate::value::Value;
 use crate::verdict::{Counterexample, Verdict};
-use std::collections::BTreeMap;
 
 /// One line per copy: its initial state (and final state for ∀ copies, choices if any),
 /// then why the tuple fails.
 pub fn counterexample_summary(cex: &Counterexample) -> String {
-    let state = |m: &BTreeMap<String, Value>| {
-        m.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
-    };
     let mut lines = Vec::new();
     for run in &cex.copies {
         let q = if run.quantifier == crate::ir::Quantifier::Exists { "∃" } else { "∀" };
-        let mut line = format!("{q} {}: {}", run.copy, state(&run.initial));
-        if let Some(f) = &run.final_state {
-            line.push_str(&format!(" → {}", state(f)));
+        let vars = shown_vars(cex, run);
+        let state = |pick: &dyn Fn(&ShownVar) -> Option<&String>| {
+            let parts: Vec<String> =
+                vars.iter().filter_map(|v| Some(format!("{}={}", v.name, pick(v)?))).collect();
+            parts.join(" ")
+        };
+        let mut line = format!("{q} {}: {}", run.copy, state(&|v| v.initial.as_ref()));
+        if run.final_state.is_some() {
+            line.push_str(&format!(" → {}", state(&|v| v.final_value.as_ref())));
         }
         if !run.choices.is_empty() {
-            let choices: Vec<String> = run.choices.iter().map(Value::to_string).collect();
-            line.push_str(&format!(" (choices {})", choices.join(", ")));
+            line.push_str(&format!(" (choices {})", shown_choices(cex, run).join(", ")));
         }
         lines.push(line);
     }

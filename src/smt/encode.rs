@@ -130,6 +130,7 @@ impl Encoder<'_> {
                 let (a, b) = (self.expr(a), self.expr(b));
                 float::binary(*op, k, &a, &b)
             }
+            ExprKind::ConstArray(a) => Array::const_array(&Sort::int(), &self.expr(a)).into(),
             ExprKind::Unary(op, a) => {
                 let a = self.expr(a);
                 match op {

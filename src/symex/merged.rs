@@ -66,6 +66,8 @@ fn merged(
     for s in block {
         match s {
             Stmt::Skip | Stmt::Observe { .. } => {}
+            // `super::explore` merges no region that holds a cut.
+            Stmt::Cut { .. } => unreachable!("a merged region holds no cut"),
             // Not simplified: a merged term is a DAG that Z3's simplifier would walk
             // whole at every assignment.
             Stmt::Assign { var, value, .. } => {

@@ -2,7 +2,7 @@
 //! specs or as uninterpreted tables, and the verifier's `nondet`/`assume` builtins.
 
 use super::{Frame, Lowerer, Span, VarTy};
-use crate::c::ast::{self, DeclTy, ExprKind as K, Function, Ident};
+use crate::c::ast::{self, ExprKind as K, Function, Ident, Type};
 use crate::c::types::Val;
 use crate::diag::Diagnostic;
 use crate::ir::c::CScalar;
@@ -28,6 +28,18 @@ impl Lowerer<'_, '_> {
             let v = self.fresh("nondet", VarTy::Scalar(t), sp);
             out.push(Stmt::Havoc { var: v, loc });
             return Some(self.val_of(v));
+        }
+        if name == "_invariant" {
+            self.err("`_invariant` takes one string: a formula", sp, "here");
+            return None;
+        }
+        if self.lookup(name).is_some() {
+            self.err(
+                format!("calls through function pointers are not supported yet (`{name}` is a variable)"),
+                &f.span,
+                "not a function",
+            );
+            return None;
         }
         if matches!(name, "__VERIFIER_assume" | "assume") {
             let [a] = args else {
@@ -81,10 +93,30 @@ impl Lowerer<'_, '_> {
             );
             return None;
         }
+        if callee.variadic {
+            self.err(
+                format!("`{}` is variadic (`...`): not supported", callee.name.name),
+                sp,
+                "variadic call",
+            );
+            return None;
+        }
         let mut vals = Vec::new();
         for (a, p) in args.iter().zip(&callee.params) {
-            match &p.ty {
-                DeclTy::Array(_, dims) => {
+            let ty = match self.cx.var_ty(&p.ty) {
+                Ok(t) => t,
+                Err((what, _)) => {
+                    self.err(
+                        format!("`{}`'s parameter `{}`: {what}", callee.name.name, p.name.name),
+                        &a.span,
+                        "this argument",
+                    );
+                    return None;
+                }
+            };
+            match ty {
+                VarTy::Array(_, dims) => {
+                    let dims = vec![(); dims as usize];
                     let K::Var(n) = &a.kind else {
                         self.err("an array parameter takes a named array", &a.span, "not an array");
                         return None;
@@ -105,11 +137,10 @@ impl Lowerer<'_, '_> {
                         }
                     }
                 }
-                DeclTy::Scalar(s) => {
+                VarTy::Scalar(s) => {
                     let v = self.expr(a, out)?;
-                    vals.push(Ok(self.m().to(&v, *s)));
+                    vals.push(Ok(self.m().to(&v, s)));
                 }
-                DeclTy::Void => return None,
             }
         }
         Some(vals)
@@ -159,24 +190,16 @@ impl Lowerer<'_, '_> {
             }
         }
         out.extend(assigns);
-        let ret = match f.ret {
-            DeclTy::Scalar(s) => {
-                Some((self.var(&format!("{prefix}ret"), VarTy::Scalar(s), &f.name.span), s))
-            }
-            _ => None,
-        };
-        self.frames.push(Frame {
-            func: f.name.name.clone(),
-            prefix,
-            ret,
-            ret_flag: None,
-            loops: Vec::new(),
-            scopes: vec![scope, HashMap::new()],
-            decl_count: HashMap::new(),
-        });
+        let ret = self
+            .result_type(f, sp)?
+            .map(|s| (self.var(&format!("{prefix}ret"), VarTy::Scalar(s), &f.name.span), s));
+        let mut frame = Frame::new(&f.name.name, prefix, ret);
+        frame.scopes = vec![scope, HashMap::new()];
+        frame.has_goto = super::flow::has_goto(f.body.as_deref().unwrap_or(&[]));
+        self.frames.push(frame);
         let body = self.seq(f.body.as_deref().unwrap_or(&[]), true);
         let frame = self.frames.pop().expect("frame");
-        if let Some(flag) = frame.ret_flag {
+        for flag in frame.jump_flags() {
             out.push(Stmt::Assign { var: flag, value: Expr::bool(false), loc });
         }
         out.extend(body);
@@ -219,9 +242,8 @@ impl Lowerer<'_, '_> {
                 }
             }
         }
-        let ret = match f.ret {
-            DeclTy::Scalar(s) => s,
-            _ => return Some(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int }),
+        let Some(ret) = self.result_type(f, sp)? else {
+            return Some(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int });
         };
         let name = f.name.name.clone();
         let (own, other) = match self.side {
@@ -294,8 +316,8 @@ impl Lowerer<'_, '_> {
 
     /// The uninterpreted table of library function `f` (a scalar for no arguments).
     pub fn table(&mut self, f: &Function, sp: &Span) -> VarId {
-        let ret = match f.ret {
-            DeclTy::Scalar(s) => s,
+        let ret = match self.cx.var_ty(&f.ret) {
+            Ok(VarTy::Scalar(s)) => s,
             _ => CScalar::Int,
         };
         let n = f.params.len() as u32;
@@ -303,6 +325,30 @@ impl Lowerer<'_, '_> {
         let v = self.var(&f.name.name, ty, sp);
         self.tables.insert(f.name.name.clone(), v);
         v
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// The scalar `f` returns (`Some(None)`: `void`; `None` after an error at the call).
+    fn result_type(&mut self, f: &Function, sp: &Span) -> Option<Option<CScalar>> {
+        if matches!(f.ret, Type::Void) {
+            return Some(None);
+        }
+        match self.cx.var_ty(&f.ret) {
+            Ok(VarTy::Scalar(s)) => Some(Some(s)),
+            Ok(VarTy::Array(..)) => None,
+            Err((what, _)) => {
+                self.err(
+                    format!(
+                        "`{}` returns a value of a type forex does not read: {what}",
+                        f.name.name
+                    ),
+                    sp,
+                    "this call",
+                );
+                None
+            }
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! (division by zero, `INT_MIN / -1`, out-of-range shifts).
 
 use super::{and, not, or, Lowerer, Span, VarTy};
-use crate::c::ast::{self, BinaryOp, ExprKind as K, UnaryOp};
+use crate::c::ast::{self, BinaryOp, ExprKind as K, Type as CType, UnaryOp};
 use crate::c::types::{common, ite, min_value, promote, Val};
 use crate::diag::Diagnostic;
 use crate::ir::c::CScalar;
@@ -28,9 +28,30 @@ impl Lowerer<'_, '_> {
             K::Call(f, args) => {
                 self.call(f, args, &e.span, out, true);
             }
+            // `(void)e;`: e's effects.
+            K::Cast(CType::Void, a) => self.effect(a, out),
             _ => {
                 self.expr(e, out);
             }
+        }
+    }
+
+    /// A name that is no local or parameter: what it is instead, as an error.
+    pub(super) fn unknown_name(&mut self, name: &str, sp: &Span) {
+        if self.cx.globals.contains_key(name) {
+            self.err(
+                format!("`{name}` is a global variable: globals are not supported yet"),
+                sp,
+                "a global",
+            );
+        } else if self.cx.functions.contains_key(name) || self.cx.libraries.contains_key(name) {
+            self.err(
+                format!("`{name}` is a function: function pointers are not supported yet"),
+                sp,
+                "a function used as a value",
+            );
+        } else {
+            self.err(format!("unknown variable `{name}`"), sp, "not declared");
         }
     }
 
@@ -47,7 +68,7 @@ impl Lowerer<'_, '_> {
         match &l.kind {
             K::Var(name) => {
                 let Some(v) = self.lookup(name) else {
-                    self.err(format!("unknown variable `{name}`"), &l.span, "not declared");
+                    self.unknown_name(name, &l.span);
                     return None;
                 };
                 let Some(ty) = self.scalar_of(v) else {
@@ -63,7 +84,7 @@ impl Lowerer<'_, '_> {
                     None => rv,
                     Some(op) => self.arith(op, self.val_of(v), rv, sp, Some(out))?,
                 };
-                let value = self.m().convert(&value, ty);
+                let value = self.m().convert_of(value, ty);
                 out.push(Stmt::Assign { var: v, value, loc });
                 Some(self.val_of(v))
             }
@@ -77,7 +98,7 @@ impl Lowerer<'_, '_> {
                     None => rv,
                     Some(op) => self.arith(op, cur, rv, sp, Some(out))?,
                 };
-                let value = self.m().convert(&value, elem);
+                let value = self.m().convert_of(value, elem);
                 let arr_ty = self.vars[arr.index()].ty.clone();
                 match idxs.as_slice() {
                     [i] => out.push(Stmt::Store {
@@ -111,6 +132,11 @@ impl Lowerer<'_, '_> {
                 }
                 Some(Val { e: value, ty: elem })
             }
+            K::Unary(UnaryOp::Deref, _) | K::Member { .. } => {
+                // The error for the left side's form.
+                self.expr(l, out);
+                None
+            }
             _ => {
                 self.err(
                     "the left side of an assignment must be a variable or an array element",
@@ -140,7 +166,7 @@ impl Lowerer<'_, '_> {
             return None;
         };
         let Some(v) = self.lookup(name) else {
-            self.err(format!("unknown variable `{name}`"), &cur.span, "not declared");
+            self.unknown_name(name, &cur.span);
             return None;
         };
         let VarTy::Array(elem, dims) = self.types[v.index()].clone() else {
@@ -172,6 +198,12 @@ impl Lowerer<'_, '_> {
         Val { e, ty: elem }
     }
 
+    /// The array variable `e` names, if it is the name of an array.
+    fn array_named(&self, e: &ast::Expr) -> Option<VarId> {
+        let K::Var(name) = &e.kind else { return None };
+        self.lookup(name).filter(|v| self.scalar_of(*v).is_none())
+    }
+
     /// An expression's value; its effects and guards go to `out`.
     pub fn expr(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Option<Val> {
         let m = self.m();
@@ -181,7 +213,7 @@ impl Lowerer<'_, '_> {
             K::Bool(b) => Some(Val { e: Expr::bool(*b), ty: CScalar::Bool }),
             K::Var(name) => {
                 let Some(v) = self.lookup(name) else {
-                    self.err(format!("unknown variable `{name}`"), &e.span, "not declared");
+                    self.unknown_name(name, &e.span);
                     return None;
                 };
                 if self.scalar_of(v).is_none() {
@@ -206,9 +238,74 @@ impl Lowerer<'_, '_> {
                 self.err("this form belongs to annotation formulas", &e.span, "not C code");
                 None
             }
-            K::Cast(t, a) => {
-                let v = self.expr(a, out)?;
-                Some(m.to(&v, *t))
+            K::Cast(CType::Void, a) => {
+                // Its value is no value: only its effects count.
+                self.effect(a, out);
+                Some(Val { e: m.lit_i(0, CScalar::Int), ty: CScalar::Int })
+            }
+            K::Cast(t, a) => match self.cx.var_ty(t) {
+                Ok(VarTy::Scalar(s)) => {
+                    let v = self.expr(a, out)?;
+                    Some(m.to_of(v, s))
+                }
+                Ok(VarTy::Array(..)) => {
+                    self.err("a cast to an array type is not C", &e.span, "here");
+                    None
+                }
+                Err((what, _)) => {
+                    self.err(format!("a cast: {what}"), &e.span, "this cast");
+                    None
+                }
+            },
+            K::Unary(UnaryOp::AddrOf, _) => {
+                self.err(
+                    "pointers (taking an address with `&`) are not supported yet",
+                    &e.span,
+                    "outside what forex verifies",
+                );
+                None
+            }
+            K::Unary(UnaryOp::Deref, _) => {
+                self.err(
+                    "pointers (dereferencing with `*`) are not supported yet",
+                    &e.span,
+                    "outside what forex verifies",
+                );
+                None
+            }
+            K::Member { arrow, .. } => {
+                let what = if *arrow {
+                    "pointers (member access with `->`) are not supported yet"
+                } else {
+                    "`struct` members are not supported yet"
+                };
+                self.err(what, &e.span, "outside what forex verifies");
+                None
+            }
+            K::Float(..) => {
+                self.err("floating point is not supported yet", &e.span, "a floating literal");
+                None
+            }
+            K::CallPtr(..) => {
+                self.err("calls through function pointers are not supported yet", &e.span, "here");
+                None
+            }
+            K::Other(what) => {
+                self.err(format!("{what} are not supported"), &e.span, "outside what forex reads");
+                None
+            }
+            K::SizeofType(t) | K::AlignofType(t) => {
+                let align = matches!(e.kind, K::AlignofType(_));
+                let Some((size, al)) = crate::c::consts::size_align(t, self.cx.tables()) else {
+                    self.err("`sizeof` of a type without a size (incomplete)", &e.span, "here");
+                    return None;
+                };
+                let n = if align { al } else { size };
+                Some(Val { e: m.lit(&n.into(), CScalar::ULong), ty: CScalar::ULong })
+            }
+            K::SizeofExpr(a) => {
+                let n = self.sizeof_expr(a)?;
+                Some(Val { e: m.lit(&n.into(), CScalar::ULong), ty: CScalar::ULong })
             }
             K::Unary(op, a) => {
                 let v = self.expr(a, out)?;
@@ -217,10 +314,10 @@ impl Lowerer<'_, '_> {
             K::Binary(BinaryOp::And | BinaryOp::Or, a, b) => {
                 let is_and = matches!(e.kind, K::Binary(BinaryOp::And, ..));
                 let va = self.expr(a, out)?;
-                let ca = m.truth(&va);
+                let ca = m.truth_of(va);
                 let mut sb = Vec::new();
                 let vb = self.expr(b, &mut sb)?;
-                let cb = m.truth(&vb);
+                let cb = m.truth_of(vb);
                 if sb.is_empty() {
                     let r = if is_and { and(ca, cb) } else { or(ca, cb) };
                     return Some(Val { e: r, ty: CScalar::Bool });
@@ -233,6 +330,16 @@ impl Lowerer<'_, '_> {
                 out.push(Stmt::If { cond, then_branch: sb, else_branch: Vec::new(), loc });
                 Some(Val { e: tv, ty: CScalar::Bool })
             }
+            K::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b)
+                if self.array_named(a).is_some() && self.array_named(b).is_some() =>
+            {
+                // Arrays compared as pointers: the same object or not. Arrays are passed
+                // by reference, so an inlined callee's parameter is its argument's
+                // variable; distinct parameters of the copy's function are distinct
+                // objects (LANGUAGE.md: no aliasing unless `pre` says so).
+                let same = self.array_named(a) == self.array_named(b);
+                Some(Val { e: Expr::bool(same == (*op == BinaryOp::Eq)), ty: CScalar::Bool })
+            }
             K::Binary(op, a, b) => {
                 let va = self.expr(a, out)?;
                 let vb = self.expr(b, out)?;
@@ -240,7 +347,7 @@ impl Lowerer<'_, '_> {
             }
             K::Cond(c, a, b) => {
                 let vc = self.expr(c, out)?;
-                let cc = m.truth(&vc);
+                let cc = m.truth_of(vc);
                 let mut sa = Vec::new();
                 let mut sb = Vec::new();
                 let va = self.expr(a, &mut sa)?;
@@ -250,7 +357,7 @@ impl Lowerer<'_, '_> {
                 } else {
                     common(va.ty, vb.ty)
                 };
-                let (ea, eb) = (m.convert(&va, t), m.convert(&vb, t));
+                let (ea, eb) = (m.convert_of(va, t), m.convert_of(vb, t));
                 if sa.is_empty() && sb.is_empty() {
                     return Some(Val { e: ite(cc, ea, eb), ty: t });
                 }
@@ -286,11 +393,14 @@ impl Lowerer<'_, '_> {
     pub(super) fn unary(&mut self, op: UnaryOp, v: Val, sp: &Span) -> Option<Val> {
         let m = self.m();
         match op {
-            UnaryOp::Not => Some(Val { e: not(m.truth(&v)), ty: CScalar::Bool }),
-            UnaryOp::Plus => Some(m.to(&v, promote(v.ty))),
+            UnaryOp::Not => Some(Val { e: not(m.truth_of(v)), ty: CScalar::Bool }),
+            UnaryOp::Plus => {
+                let t = promote(v.ty);
+                Some(m.to_of(v, t))
+            }
             UnaryOp::Neg => {
                 let t = promote(v.ty);
-                let e = m.convert(&v, t);
+                let e = m.convert_of(v, t);
                 let ty = e.ty.clone();
                 Some(Val { e: Expr { kind: ExprKind::Unary(UnOp::Neg, Box::new(e)), ty }, ty: t })
             }
@@ -300,13 +410,62 @@ impl Lowerer<'_, '_> {
                     return None;
                 }
                 let t = promote(v.ty);
-                let e = m.convert(&v, t);
+                let e = m.convert_of(v, t);
                 let ty = e.ty.clone();
                 Some(Val {
                     e: Expr { kind: ExprKind::Unary(UnOp::BitNot, Box::new(e)), ty },
                     ty: t,
                 })
             }
+            UnaryOp::AddrOf | UnaryOp::Deref => {
+                self.err(
+                    "pointers (`&`, `*`) are not supported yet",
+                    sp,
+                    "outside what forex verifies",
+                );
+                None
+            }
+        }
+    }
+
+    /// `sizeof e`: the size of `e`'s type, without evaluating `e` (LP64).
+    fn sizeof_expr(&mut self, e: &ast::Expr) -> Option<u64> {
+        let tables = self.cx.tables();
+        if let Some(t) = self.static_type(e) {
+            if let Some((n, _)) = crate::c::consts::size_align(&t, tables) {
+                return Some(n);
+            }
+        }
+        // Any other expression: its scalar type, from a lowering that is thrown away.
+        let (vars, types) = (self.vars.len(), self.types.len());
+        let mut scratch = Vec::new();
+        let v = self.expr(e, &mut scratch);
+        for d in self.vars.drain(vars..) {
+            self.index.remove(&d.name);
+        }
+        self.types.truncate(types);
+        let v = v?;
+        crate::c::consts::size_align(&CType::scalar(v.ty), tables).map(|(n, _)| n)
+    }
+
+    /// The C type of a variable, an element of it, or a cast (what `sizeof` needs of
+    /// arrays, which have no value of their own here).
+    fn static_type(&self, e: &ast::Expr) -> Option<CType> {
+        match &e.kind {
+            K::Var(name) => self.decl_types.get(&self.lookup(name)?).cloned(),
+            K::Index(a, _) => match self.static_type(a)? {
+                CType::Array(elem, _) => Some(*elem),
+                _ => None,
+            },
+            K::Cast(t, _) => Some(t.clone()),
+            K::Str(s) => Some(CType::Array(
+                Box::new(CType::Int(crate::c::ast::IntKind::Char)),
+                Some(Box::new(ast::Expr {
+                    kind: K::Int((s.len() + 1).into(), CScalar::ULong),
+                    span: e.span.clone(),
+                })),
+            )),
+            _ => None,
         }
     }
 
@@ -337,10 +496,12 @@ impl Lowerer<'_, '_> {
         let loc = self.loc(sp);
         let boolean = |e| Some(Val { e, ty: CScalar::Bool });
         match op {
-            B::And => return boolean(and(m.truth(&a), m.truth(&b))),
-            B::Or => return boolean(or(m.truth(&a), m.truth(&b))),
-            B::Implies => return boolean(Expr::binary(BinOp::Implies, m.truth(&a), m.truth(&b))),
-            B::Iff => return boolean(Expr::binary(BinOp::Iff, m.truth(&a), m.truth(&b))),
+            B::And => return boolean(and(m.truth_of(a), m.truth_of(b))),
+            B::Or => return boolean(or(m.truth_of(a), m.truth_of(b))),
+            B::Implies => {
+                return boolean(Expr::binary(BinOp::Implies, m.truth_of(a), m.truth_of(b)))
+            }
+            B::Iff => return boolean(Expr::binary(BinOp::Iff, m.truth_of(a), m.truth_of(b))),
             B::ArrayEq => {
                 self.err("`=a=` compares whole arrays: name two arrays", sp, "not arrays");
                 return None;
@@ -355,7 +516,7 @@ impl Lowerer<'_, '_> {
             let lt = promote(a.ty);
             let rt = promote(b.ty);
             let w = lt.bits();
-            let amount = m.convert(&b, rt);
+            let amount = m.convert_of(b, rt);
             if let Some(out) = out {
                 let zero = m.lit_i(0, rt);
                 let width = m.lit_i(w as i64, rt);
@@ -371,7 +532,7 @@ impl Lowerer<'_, '_> {
             }
             // In range (0 ≤ amount < width), so either extension keeps the value.
             let amt = m.convert(&Val { e: amount, ty: rt }, lt);
-            let left = m.convert(&a, lt);
+            let left = m.convert_of(a, lt);
             let irop = match op {
                 B::Shl => BinOp::Shl,
                 _ if lt.is_signed() => BinOp::AShr,
@@ -385,7 +546,7 @@ impl Lowerer<'_, '_> {
             return boolean(Expr::binary(o, a.e, b.e));
         }
         let t = common(a.ty, b.ty);
-        let (x, y) = (m.convert(&a, t), m.convert(&b, t));
+        let (x, y) = (m.convert_of(a, t), m.convert_of(b, t));
         let signed = t.is_signed();
         let machine = m.machine();
         let cmp = |o: BinOp, so: BinOp| if machine && signed { so } else { o };
@@ -413,7 +574,25 @@ impl Lowerer<'_, '_> {
             }
             B::Div | B::Mod => {
                 let div = op == B::Div;
+                let (mut x, mut y) = (x, y);
                 if let Some(out) = out {
+                    // Operands are read several times (the guard, C's truncation in the
+                    // math model): compound ones go through a temporary, so that nested
+                    // divisions stay linear in size.
+                    for (operand, ty) in [(&mut x, t), (&mut y, t)] {
+                        if !matches!(
+                            operand.kind,
+                            ExprKind::Var(_)
+                                | ExprKind::Int(_)
+                                | ExprKind::Bv(_)
+                                | ExprKind::Bool(_)
+                        ) {
+                            let tmp = self.fresh("t", VarTy::Scalar(ty), sp);
+                            let value = std::mem::replace(operand, Expr::bool(false));
+                            out.push(Stmt::Assign { var: tmp, value, loc });
+                            *operand = self.val_of(tmp).e;
+                        }
+                    }
                     let mut ok = Expr::binary(BinOp::Ne, y.clone(), m.lit_i(0, t));
                     if machine && signed {
                         let overflow = and(

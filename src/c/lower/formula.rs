@@ -37,8 +37,47 @@ impl Lowerer<'_, '_> {
             ret: ret.cloned(),
             next_bound: 1_000_000,
         };
-        let v = self.formula(e, &mut fenv, &mut |_, _, _| None)?;
+        let v = self.formula(e, &mut fenv, &mut |lw, e, env| lw.spec_call(e, env))?;
         Some(self.m().truth(&v))
+    }
+
+    /// In a spec, a call of a library function without a spec of its own reads its
+    /// uninterpreted table in the copy being lowered (the tuple makes the tables of all
+    /// copies equal): `lst_read(ret!, i)` in `sort`'s spec.
+    fn spec_call(&mut self, e: &ast::Expr, env: &mut FormulaEnv) -> Option<Option<Val>> {
+        let K::Call(f, args) = &e.kind else { return None };
+        let specified = |n: &str| self.cx.aspecs.contains_key(n) || self.cx.especs.contains_key(n);
+        let lib = self.cx.libraries.get(f.name.as_str()).copied()?;
+        if specified(&f.name) {
+            return None;
+        }
+        if args.len() != lib.params.len() {
+            self.err(
+                format!("`{}` takes {} argument(s)", f.name, lib.params.len()),
+                &e.span,
+                "here",
+            );
+            return Some(None);
+        }
+        let ret = match self.cx.var_ty(&lib.ret) {
+            Ok(super::VarTy::Scalar(s)) => s,
+            _ => CScalar::Int,
+        };
+        let mut idxs = Vec::new();
+        for (a, p) in args.iter().zip(&lib.params) {
+            let v = self.formula(a, env, &mut |lw, e, env| lw.spec_call(e, env))?;
+            let pt = match self.cx.var_ty(&p.ty) {
+                Ok(super::VarTy::Scalar(s)) => s,
+                _ => CScalar::Int,
+            };
+            let v = self.m().to(&v, pt);
+            idxs.push(self.m().as_int(&v));
+        }
+        let table = self.table(lib, &f.span);
+        if idxs.is_empty() {
+            return Some(Some(self.val_of(table)));
+        }
+        Some(Some(self.select(table, &idxs, ret)))
     }
 
     /// A pure formula: names through `env` and `resolve` (copy variables), no effects.
@@ -86,7 +125,7 @@ impl Lowerer<'_, '_> {
             },
             K::Cast(t, a) => {
                 let v = self.formula(a, env, resolve)?;
-                Some(m.to(&v, *t))
+                Some(m.to(&v, crate::c::consts::scalar_of(t, self.cx.tables())?))
             }
             K::Unary(op, a) => {
                 let v = self.formula(a, env, resolve)?;
@@ -152,6 +191,16 @@ impl Lowerer<'_, '_> {
             }
             K::Comma(..) | K::Assign(..) | K::IncDec { .. } => {
                 self.err("a formula cannot change state", &e.span, "side effect");
+                None
+            }
+            K::Float(..)
+            | K::CallPtr(..)
+            | K::Member { .. }
+            | K::SizeofType(_)
+            | K::SizeofExpr(_)
+            | K::AlignofType(_)
+            | K::Other(_) => {
+                self.err("formulas do not read this yet", &e.span, "not supported in formulas");
                 None
             }
             K::CopyVar(..) | K::Index(..) | K::Call(..) => {

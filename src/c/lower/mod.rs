@@ -13,13 +13,14 @@
 
 mod call;
 mod expr;
+mod flow;
 mod formula;
 mod stmt;
 
 pub use call::nondet_type;
 pub use formula::{Binding, FormulaEnv};
 
-use super::ast::{self, DeclTy, Function, Ident};
+use super::ast::{self, Function, Ident, RecordKind, Type as CType};
 use super::types::{Model, Val};
 use crate::diag::{Diagnostic, LineIndex};
 use crate::ir::c::CScalar;
@@ -54,22 +55,79 @@ pub struct Context<'a> {
     pub model: Model,
     pub functions: HashMap<String, &'a Function>,
     pub libraries: HashMap<String, &'a Function>,
+    /// File-scope objects by name (their first declaration).
+    pub globals: HashMap<String, &'a ast::VarDecl>,
     pub aspecs: HashMap<String, &'a ast::Spec>,
     pub especs: HashMap<String, &'a ast::Spec>,
     /// Functions with errors of their own (not inlined: their errors are reported there).
     pub broken: std::collections::HashSet<String>,
+    /// The file's records and enums (types refer to them).
+    pub file: &'a ast::File,
 }
 
 impl Context<'_> {
     pub fn loc(&self, offset: usize) -> Loc {
         self.lines.loc(self.src, offset)
     }
+
+    pub fn tables(&self) -> super::consts::Tables<'_> {
+        super::consts::Tables { records: &self.file.records, enums: &self.file.enums }
+    }
+
+    /// The variable type that holds a C type, or what forex does not read in it and
+    /// whether that comes from the declarator (`*`, `[…]`, a function) rather than the
+    /// type words.
+    pub fn var_ty(&self, t: &CType) -> Result<VarTy, (String, bool)> {
+        let mut dims = 0u32;
+        let mut cur = t;
+        while let CType::Array(e, _) = cur {
+            dims += 1;
+            cur = e;
+        }
+        let elem = match cur {
+            CType::Int(k) => k.scalar(),
+            CType::Enum(_) => super::consts::scalar_of(cur, self.tables()).unwrap_or(CScalar::Int),
+            other => return Err((unsupported_type(other, self.file), declarator_made(other))),
+        };
+        match dims {
+            0 => Ok(VarTy::Scalar(elem)),
+            1 | 2 => Ok(VarTy::Array(elem, dims)),
+            _ => Err(("arrays of more than two dimensions are not supported".into(), true)),
+        }
+    }
 }
 
+/// Whether forex's missing part of type `t` is written in a declarator (`*p`, `(*f)(…)`)
+/// rather than in the type words.
+fn declarator_made(t: &CType) -> bool {
+    matches!(t, CType::Pointer(_) | CType::Function(_))
+}
+
+/// What forex does not read yet in type `t`, as a message.
+pub fn unsupported_type(t: &CType, file: &ast::File) -> String {
+    match t {
+        CType::Pointer(p) if matches!(**p, CType::Function(_)) => {
+            "function pointers are not supported yet".into()
+        }
+        CType::Pointer(_) => "pointers are not supported yet".into(),
+        CType::Float(_) => "floating point is not supported yet".into(),
+        CType::Record(id) => match file.records.get(id.0 as usize).map(|r| r.kind) {
+            Some(RecordKind::Union) => "`union` types are not supported yet".into(),
+            _ => "`struct` types are not supported yet".into(),
+        },
+        CType::Function(_) => "function types are not supported here".into(),
+        CType::Void => "`void` has no values".into(),
+        CType::Other(what) => format!("{what} are not supported"),
+        CType::Int(_) | CType::Enum(_) | CType::Array(..) => "this type is not supported".into(),
+    }
+}
+
+/// What a `break` or `continue` leaves: a loop, or a `switch` (only `break`).
 #[derive(Default)]
 struct LoopCtx {
     brk: Option<VarId>,
     cont: Option<VarId>,
+    switch: bool,
 }
 
 struct Frame {
@@ -80,6 +138,37 @@ struct Frame {
     loops: Vec<LoopCtx>,
     scopes: Vec<HashMap<String, VarId>>,
     decl_count: HashMap<String, u32>,
+    /// The flag of each label a `goto` jumps to (set by the `goto`, cleared at the label).
+    gotos: HashMap<String, VarId>,
+    /// Per statement list being lowered, the labels of its statements still ahead: a
+    /// `goto` may jump forward to one of them.
+    ahead: Vec<Vec<String>>,
+    /// Whether the function has a `goto` (else labels need no bookkeeping).
+    has_goto: bool,
+}
+
+impl Frame {
+    fn new(func: &str, prefix: String, ret: Option<(VarId, CScalar)>) -> Frame {
+        Frame {
+            func: func.to_string(),
+            prefix,
+            ret,
+            ret_flag: None,
+            loops: Vec::new(),
+            scopes: vec![HashMap::new()],
+            decl_count: HashMap::new(),
+            gotos: HashMap::new(),
+            ahead: Vec::new(),
+            has_goto: false,
+        }
+    }
+
+    /// The return and `goto` flags made while lowering the function, in a fixed order.
+    fn jump_flags(&self) -> Vec<VarId> {
+        let mut gotos: Vec<VarId> = self.gotos.values().copied().collect();
+        gotos.sort_by_key(|v| v.0);
+        self.ret_flag.into_iter().chain(gotos).collect()
+    }
 }
 
 pub struct Lowerer<'c, 'a> {
@@ -92,6 +181,8 @@ pub struct Lowerer<'c, 'a> {
     tables: HashMap<String, VarId>,
     frames: Vec<Frame>,
     counter: u32,
+    /// The C type each declared variable was declared with (for `sizeof`).
+    decl_types: HashMap<VarId, CType>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -119,6 +210,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             tables: HashMap::new(),
             frames: Vec::new(),
             counter: 0,
+            decl_types: HashMap::new(),
             diags: Vec::new(),
         }
     }
@@ -225,19 +317,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
 
     /// Lowers `f` as a program of a copy quantified by `side`.
     pub fn program(mut self, f: &Function) -> Result<Lowered, Vec<Diagnostic>> {
-        let ret = match f.ret {
-            DeclTy::Scalar(s) => Some(s),
-            _ => None,
-        };
-        self.frames.push(Frame {
-            func: f.name.name.clone(),
-            prefix: String::new(),
-            ret: None,
-            ret_flag: None,
-            loops: Vec::new(),
-            scopes: vec![HashMap::new()],
-            decl_count: HashMap::new(),
-        });
+        let ret = self.signature(f)?;
+        self.frames.push(Frame::new(&f.name.name, String::new(), None));
         if ret.is_some() && f.params.iter().any(|p| p.name.name == "ret") {
             self.err(
                 "a parameter named `ret` clashes with the returned value `ret`",
@@ -246,7 +327,15 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             );
         }
         for p in &f.params {
-            self.declare(&p.name, decl_var_ty(&p.ty));
+            if let Ok(t) = self.cx.var_ty(&p.ty) {
+                let v = self.declare(&p.name, t);
+                // An array parameter is a pointer to C's `sizeof`.
+                let adjusted = match &p.ty {
+                    CType::Array(e, _) => CType::Pointer(e.clone()),
+                    t => t.clone(),
+                };
+                self.decl_types.insert(v, adjusted);
+            }
         }
         if let Some(s) = ret {
             let v = self.var("ret", VarTy::Scalar(s), &f.name.span);
@@ -254,14 +343,14 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             self.frame().ret = Some((v, s));
         }
         let body = f.body.as_deref().unwrap_or(&[]);
+        self.frame().has_goto = flow::has_goto(body);
         let mut out = self.block_stmts(body, true);
-        if let Some(flag) = self.frame().ret_flag {
-            out.insert(
-                0,
-                Stmt::Assign { var: flag, value: Expr::bool(false), loc: self.loc(&f.span) },
-            );
+        let frame = self.frames.pop().expect("frame");
+        // Jump flags start false (they are read only after a statement that may set them).
+        let loc = self.loc(&f.span);
+        for flag in frame.jump_flags() {
+            out.insert(0, Stmt::Assign { var: flag, value: Expr::bool(false), loc });
         }
-        self.frames.pop();
         if !self.diags.is_empty() {
             return Err(self.diags);
         }
@@ -292,11 +381,52 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 }
 
-pub fn decl_var_ty(t: &DeclTy) -> VarTy {
-    match t {
-        DeclTy::Scalar(s) => VarTy::Scalar(*s),
-        DeclTy::Array(e, d) => VarTy::Array(*e, d.len() as u32),
-        DeclTy::Void => VarTy::Scalar(CScalar::Int),
+impl Lowerer<'_, '_> {
+    /// The returned scalar (`None`: `void`), after checking that forex reads the
+    /// function's result and parameter types (errors at the types that it does not).
+    fn signature(&mut self, f: &Function) -> Result<Option<CScalar>, Vec<Diagnostic>> {
+        let mut errs = Vec::new();
+        let ret = match &f.ret {
+            CType::Void => None,
+            t => match self.cx.var_ty(t) {
+                Ok(VarTy::Scalar(s)) => Some(s),
+                Ok(VarTy::Array(..)) | Err(_) => {
+                    let what = match self.cx.var_ty(t) {
+                        Err((w, _)) => w,
+                        _ => "returning arrays is not supported".into(),
+                    };
+                    errs.push(
+                        Diagnostic::new(
+                            format!("`{}`'s result: {what}", f.name.name),
+                            f.name.span.clone(),
+                        )
+                        .with_label("the result's type"),
+                    );
+                    None
+                }
+            },
+        };
+        if f.variadic {
+            let at = self.cx.src[f.span.clone()]
+                .find("...")
+                .map_or(f.name.span.clone(), |i| f.span.start + i..f.span.start + i + 3);
+            errs.push(
+                Diagnostic::new("variadic functions (`...`) are not supported", at)
+                    .with_label("outside what forex reads"),
+            );
+        }
+        for p in &f.params {
+            if let Err((what, _)) = self.cx.var_ty(&p.ty) {
+                errs.push(
+                    Diagnostic::new(what, p.span.clone()).with_label("this parameter's type"),
+                );
+            }
+        }
+        if errs.is_empty() {
+            Ok(ret)
+        } else {
+            Err(errs)
+        }
     }
 }
 

@@ -1,37 +1,13 @@
-//! Statements: scopes, declarations with their initialisers, loops, and the flags that
-//! stand for `return`, `break` and `continue`, which the IR lacks: the rest of a block
-//! runs under a guard instead.
+//! Statements: scopes, declarations with their initialisers, loops, `return`, `break`
+//! and `continue` as flags (the IR has no jumps: `flow` guards the rest of a block
+//! with them), `switch` and `goto` through `flow`.
 
+use super::flow::jumps;
 use super::{and, not, or, LoopCtx, Lowerer, Span, VarTy};
-use crate::c::ast::{self, DeclTy, StmtKind};
-use crate::c::types::{Model, Val};
+use crate::c::ast::{self, StmtKind, Type};
 use crate::ir::c::CScalar;
-use crate::ir::{BinOp, Expr, ExprKind, LoopId, Stmt, Type, VarId};
+use crate::ir::{Expr, ExprKind, LoopId, Stmt, Type as IrType, VarId};
 use std::collections::HashMap;
-
-fn flat(b: Vec<Stmt>) -> Vec<Stmt> {
-    b
-}
-
-/// Whether a statement contains `break`/`continue` of the enclosing loop, and `return`.
-fn jumps(s: &ast::Stmt) -> (bool, bool) {
-    match &s.kind {
-        StmtKind::Break | StmtKind::Continue => (true, false),
-        StmtKind::Return(_) => (false, true),
-        StmtKind::If(_, a, b) => {
-            let (x1, y1) = jumps(a);
-            let (x2, y2) = b.as_ref().map(|b| jumps(b)).unwrap_or((false, false));
-            (x1 || x2, y1 || y2)
-        }
-        StmtKind::Block(ss) => {
-            ss.iter().map(jumps).fold((false, false), |a, b| (a.0 || b.0, a.1 || b.1))
-        }
-        StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::For { body: b, .. } => {
-            (false, jumps(b).1)
-        }
-        _ => (false, false),
-    }
-}
 
 impl Lowerer<'_, '_> {
     /// A block in its own scope; `tail`: its end is the function's end.
@@ -42,48 +18,7 @@ impl Lowerer<'_, '_> {
         out
     }
 
-    pub(super) fn seq(&mut self, stmts: &[ast::Stmt], tail: bool) -> Vec<Stmt> {
-        let mut out = Vec::new();
-        for (i, s) in stmts.iter().enumerate() {
-            let last = i + 1 == stmts.len();
-            self.stmt(s, tail && last, &mut out);
-            if last {
-                break;
-            }
-            let (loop_jump, ret) = jumps(s);
-            let mut flags = Vec::new();
-            if ret {
-                if let Some(f) = self.frame().ret_flag {
-                    flags.push(f);
-                }
-            }
-            if loop_jump {
-                if let Some(l) = self.frame().loops.last() {
-                    flags.extend(l.brk);
-                    flags.extend(l.cont);
-                }
-            }
-            if !flags.is_empty() {
-                let cond = flags
-                    .into_iter()
-                    .map(|f| Expr::var(f, Type::Bool))
-                    .reduce(or)
-                    .expect("nonempty");
-                // The rest is guarded; declarations in it stay in this scope.
-                let rest = self.seq(&stmts[i + 1..], tail);
-                out.push(Stmt::If {
-                    cond: not(cond),
-                    then_branch: rest,
-                    else_branch: Vec::new(),
-                    loc: self.loc(&stmts[i + 1].span),
-                });
-                return out;
-            }
-        }
-        out
-    }
-
-    fn stmt(&mut self, s: &ast::Stmt, tail: bool, out: &mut Vec<Stmt>) {
+    pub(super) fn stmt(&mut self, s: &ast::Stmt, tail: bool, out: &mut Vec<Stmt>) {
         let loc = self.loc(&s.span);
         match &s.kind {
             StmtKind::Empty => {}
@@ -118,14 +53,16 @@ impl Lowerer<'_, '_> {
             }
             StmtKind::Break | StmtKind::Continue => {
                 let brk = matches!(s.kind, StmtKind::Break);
-                if self.frame().loops.is_empty() {
-                    let w = if brk { "break" } else { "continue" };
-                    self.err(format!("`{w}` outside a loop"), &s.span, "no enclosing loop");
+                // `break` leaves the innermost loop or `switch`, `continue` the innermost loop.
+                let target = self.frame().loops.iter().rposition(|l| brk || !l.switch);
+                let Some(k) = target else {
+                    let (w, what) =
+                        if brk { ("break", "loop or `switch`") } else { ("continue", "loop") };
+                    self.err(format!("`{w}` outside a {what}"), &s.span, "nothing to leave");
                     return;
-                }
-                let n = self.frame().loops.len();
+                };
                 let existing = {
-                    let l = self.frame().loops.last().expect("loop");
+                    let l = &self.frame().loops[k];
                     if brk {
                         l.brk
                     } else {
@@ -142,17 +79,29 @@ impl Lowerer<'_, '_> {
                             VarTy::Scalar(CScalar::Bool),
                             &s.span,
                         );
-                        let l = self.frame().loops.last_mut().expect("loop");
+                        let l = &mut self.frame().loops[k];
                         if brk {
                             l.brk = Some(f)
                         } else {
                             l.cont = Some(f)
                         }
-                        let _ = n;
                         f
                     }
                 };
                 out.push(Stmt::Assign { var: flag, value: Expr::bool(true), loc });
+            }
+            StmtKind::Switch(e, body) => self.switch(e, body, &s.span, out),
+            StmtKind::Case(..) | StmtKind::Default(_) => {
+                self.err(
+                    "`case` and `default` labels are read only directly in a `switch` body",
+                    &s.span,
+                    "not directly in a `switch`",
+                );
+            }
+            StmtKind::Label(_, inner) => self.stmt(inner, tail, out),
+            StmtKind::Goto(label) => self.goto(label, &s.span, out),
+            StmtKind::Other(what) => {
+                self.err(format!("{what} is not supported"), &s.span, "outside what forex reads");
             }
             StmtKind::Return(e) => {
                 if let Some(e) = e {
@@ -220,15 +169,21 @@ impl Lowerer<'_, '_> {
         let mut inner = self.block_stmts(std::slice::from_ref(body), false);
         let ctx = self.frame().loops.pop().expect("loop");
         let ret_flag = self.frame().ret_flag;
-        let returns = jumps(body).1;
+        let j = jumps(body);
         let _ = ret_before;
         let mut exits: Vec<Expr> = Vec::new();
         if let Some(b) = ctx.brk {
-            exits.push(Expr::var(b, Type::Bool));
+            exits.push(Expr::var(b, IrType::Bool));
         }
-        if returns {
+        if j.ret {
             if let Some(r) = ret_flag {
-                exits.push(Expr::var(r, Type::Bool));
+                exits.push(Expr::var(r, IrType::Bool));
+            }
+        }
+        // A `goto` out of the loop leaves it too.
+        for g in &j.gotos {
+            if let Some(f) = self.frame().gotos.get(g) {
+                exits.push(Expr::var(*f, IrType::Bool));
             }
         }
         let running = exits.iter().cloned().reduce(or).map(not);
@@ -270,7 +225,7 @@ impl Lowerer<'_, '_> {
                     out.extend(cond_stmts);
                     out.push(Stmt::Assign { var: g, value: cv, loc });
                 }
-                Expr::var(g, Type::Bool)
+                Expr::var(g, IrType::Bool)
             }
             None => cv,
         };
@@ -278,20 +233,55 @@ impl Lowerer<'_, '_> {
             Some(r) => and(r, guard),
             None => guard,
         };
-        out.push(Stmt::While { id: LoopId(0), cond, body: flat(inner), loc });
+        out.push(Stmt::While { id: LoopId(0), cond, body: inner, loc });
     }
 
     fn decl(&mut self, d: &ast::VarDecl, out: &mut Vec<Stmt>) {
         let loc = self.loc(&d.name.span);
-        match &d.ty {
-            DeclTy::Void => {}
-            DeclTy::Scalar(s) => {
+        match d.storage {
+            ast::Storage::Static | ast::Storage::ThreadLocal => {
+                self.err(
+                    "`static` local variables are not supported yet",
+                    &d.span,
+                    "a static local",
+                );
+                return;
+            }
+            ast::Storage::Extern => {
+                self.err(
+                    "`extern` declarations in functions are not supported yet",
+                    &d.span,
+                    "here",
+                );
+                return;
+            }
+            ast::Storage::Auto => {}
+        }
+        let vt = match self.cx.var_ty(&d.ty) {
+            Ok(t) => t,
+            Err((what, in_declarator)) => {
+                let at = if in_declarator { &d.span } else { &d.ty_span };
+                let what = if matches!(d.ty, Type::Void) {
+                    format!("`{}` is declared `void`", d.name.name)
+                } else {
+                    what
+                };
+                self.err(what, at, "this declaration's type");
+                return;
+            }
+        };
+        match vt {
+            VarTy::Scalar(s) => {
                 // The initialiser is evaluated before the name is in scope (`int x = x;`
                 // reads an outer `x`, as in C only after the declarator; close enough).
                 let init = match &d.init {
                     Some(ast::Init::Expr(e)) => self.expr(e, out),
                     Some(ast::Init::List(items, sp)) => match items.as_slice() {
-                        [e] => self.expr(e, out),
+                        [ast::InitItem { designators, init: ast::Init::Expr(e) }]
+                            if designators.is_empty() =>
+                        {
+                            self.expr(e, out)
+                        }
                         _ => {
                             self.err("a scalar takes one initialiser", sp, "here");
                             None
@@ -299,14 +289,16 @@ impl Lowerer<'_, '_> {
                     },
                     None => None,
                 };
-                let v = self.declare(&d.name, VarTy::Scalar(*s));
+                let v = self.declare(&d.name, VarTy::Scalar(s));
+                self.decl_types.insert(v, d.ty.clone());
                 if let Some(iv) = init {
-                    let value = self.m().convert(&iv, *s);
+                    let value = self.m().convert(&iv, s);
                     out.push(Stmt::Assign { var: v, value, loc });
                 }
             }
-            DeclTy::Array(elem, dims) => {
-                let v = self.declare(&d.name, VarTy::Array(*elem, dims.len() as u32));
+            VarTy::Array(elem, dims) => {
+                let v = self.declare(&d.name, VarTy::Array(elem, dims));
+                self.decl_types.insert(v, d.ty.clone());
                 match &d.init {
                     None => {}
                     Some(ast::Init::Expr(e)) => {
@@ -317,70 +309,78 @@ impl Lowerer<'_, '_> {
                         );
                     }
                     Some(ast::Init::List(items, sp)) => {
-                        if dims.len() > 1 {
+                        if dims > 1 && !all_zero(items) {
                             self.err(
-                                "initialisers of two-dimensional arrays are not supported",
+                                "initialisers of two-dimensional arrays other than `{0}` are \
+                                 not supported",
                                 sp,
                                 "here",
                             );
                             return;
                         }
                         let mut values = Vec::new();
-                        for it in items {
-                            let Some(iv) = self.expr(it, out) else { return };
-                            values.push(self.m().convert(&iv, *elem));
+                        for it in items.iter().filter(|_| dims == 1) {
+                            let ast::Init::Expr(e) = &it.init else {
+                                self.err("nested initialiser lists are not supported", sp, "here");
+                                return;
+                            };
+                            if !it.designators.is_empty() {
+                                self.err(
+                                    "designated initialisers (`[i] = v`) are not supported yet",
+                                    &e.span,
+                                    "designated",
+                                );
+                                return;
+                            }
+                            let Some(iv) = self.expr(e, out) else { return };
+                            values.push(self.m().convert(&iv, elem));
                         }
-                        let size = dims.first().cloned().flatten();
-                        self.init_array(v, *elem, values, size.as_ref(), sp, out);
+                        // The size is evaluated for its effects and division guards.
+                        if let Type::Array(_, Some(n)) = &d.ty {
+                            if n.has_effects() {
+                                self.expr(n, out);
+                            }
+                        }
+                        self.init_array(v, elem, dims as usize, values, sp, out);
                     }
                 }
             }
         }
     }
 
-    /// `T a[n] = {v0, …, vk}`: the listed elements, then zeros up to `n`.
+    /// `T a[n] = {v0, …, vk}`: every element zero (C zeroes what the list does not
+    /// name), then the listed ones. The whole array starts as a constant, so two copies'
+    /// arrays initialised alike are equal everywhere, and no loop fills the rest.
     fn init_array(
         &mut self,
         a: VarId,
         elem: CScalar,
+        dims: usize,
         values: Vec<Expr>,
-        size: Option<&ast::Expr>,
         sp: &Span,
         out: &mut Vec<Stmt>,
     ) {
         let loc = self.loc(sp);
-        let k = values.len();
-        for (i, v) in values.into_iter().enumerate() {
-            out.push(Stmt::Store { array: a, index: Expr::int(i as i64), value: v, loc });
+        let mut zero = self.m().lit_i(0, elem);
+        for _ in 0..dims {
+            let ty = IrType::Array(Box::new(zero.ty.clone()));
+            zero = Expr { kind: ExprKind::ConstArray(Box::new(zero)), ty };
         }
-        let Some(size) = size else { return };
-        let Some(n) = self.expr(size, out) else { return };
-        let n = self.m().as_int(&n);
-        if let ExprKind::Int(c) = &n.kind {
-            use num_traits::ToPrimitive;
-            if let Some(c) = c.to_i64().filter(|c| *c <= 1024) {
-                for i in k as i64..c {
-                    let z = self.m().lit_i(0, elem);
-                    out.push(Stmt::Store { array: a, index: Expr::int(i), value: z, loc });
-                }
-                return;
+        out.push(Stmt::Assign { var: a, value: zero, loc });
+        let z = self.m().lit_i(0, elem);
+        for (i, v) in values.into_iter().enumerate() {
+            if v != z {
+                out.push(Stmt::Store { array: a, index: Expr::int(i as i64), value: v, loc });
             }
         }
-        // A size that is not a small constant: a loop fills the rest with zeros.
-        let i = self.fresh("fill", VarTy::Scalar(CScalar::Long), sp);
-        let i_ty = self.vars[i.index()].ty.clone();
-        let idx = |m: Model| m.as_int(&Val { e: Expr::var(i, i_ty.clone()), ty: CScalar::Long });
-        out.push(Stmt::Assign { var: i, value: self.m().lit_i(k as i64, CScalar::Long), loc });
-        let cond = Expr::binary(BinOp::Lt, idx(self.m()), n);
-        let one = self.m().lit_i(1, CScalar::Long);
-        let body = vec![
-            Stmt::Store { array: a, index: idx(self.m()), value: self.m().lit_i(0, elem), loc },
-            Stmt::Assign {
-                var: i,
-                value: Expr::binary(BinOp::Add, Expr::var(i, i_ty.clone()), one),
-                loc,
-            },
-        ];
-        out.push(Stmt::While { id: LoopId(0), cond, body, loc });
     }
+}
+
+/// Whether an initialiser list is `{}`, `{0}`, `{0, 0}`, …
+fn all_zero(items: &[ast::InitItem]) -> bool {
+    use num_traits::Zero;
+    items.iter().all(|it| {
+        it.designators.is_empty()
+            && matches!(&it.init, ast::Init::Expr(e) if matches!(&e.kind, ast::ExprKind::Int(v, _) if v.is_zero()))
+    })
 }

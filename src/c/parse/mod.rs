@@ -1,101 +1,196 @@
-//! C source → syntax tree ([`ast::File`]): the preprocessor lines (`#include` skipped,
-//! object-like `#define` substituted where the name is used), pest over the `c_` rules of
-//! `grammar.pest`, and the builder that folds C's precedence and names every construct
-//! outside the subset at its span. Annotation comments are parsed by `annotation` with
-//! the same expression builder.
+//! The preprocessed file → forex's syntax tree ([`ast::File`]): lang-c (C11 with GNU
+//! extensions) parses the preprocessor's output; its tree is converted here, with C's
+//! scopes for typedef names, tags and enum constants (typedefs resolved, enum constants
+//! replaced by their values), and every span mapped back to the user's file. Nothing is
+//! rejected here: what forex does not verify becomes a node that the lowerer names, so
+//! that declarations in headers never produce errors by themselves.
 //!
-//! Split by layer: `lexical` (comments and preprocessor lines, before pest), `decl`
-//! (types, declarators, functions), `stmt` and `expr`; this file holds the builder
-//! that they share and its diagnostics.
+//! Split by layer: `types` (specifiers and declarators → [`Type`], records, enums),
+//! `decl` (the file's and blocks' declarations, functions), `stmt` and `expr`.
 
 mod decl;
 mod expr;
-mod lexical;
 mod stmt;
-
-use lexical::isolate;
-pub(crate) use lexical::{blank, lexical, Comment};
+mod types;
 
 use super::ast::*;
+use super::preprocess::Preprocessed;
 use crate::diag::Diagnostic;
-use crate::syntax::{FeParser, Rule};
-use pest::iterators::Pair;
-use pest::Parser as _;
+use lang_c::span::Node;
+use num_bigint::BigInt;
 use std::collections::HashMap;
 
-/// Builds syntax trees from pest pairs; collects diagnostics.
-pub(crate) struct Builder<'s> {
-    pub src: &'s str,
-    /// The text `#define` bodies are read from (the file as written: `src` may have its
-    /// preprocessor lines blanked).
-    pub macros_src: &'s str,
-    pub diags: Vec<Diagnostic>,
-    /// Object-like macros: name → the span of their replacement text.
-    pub defines: HashMap<String, Span>,
-    /// Macros being expanded (a cycle is an error, not a loop).
-    expanding: Vec<String>,
-    /// Macros already parsed.
-    expanded: HashMap<String, Expr>,
-    /// The function whose body is being built (for `_invariant` hints).
-    pub current_fn: Option<String>,
-    pub hints: Vec<InvariantHint>,
-    /// Whether annotation-only forms (`==>`, `copy.x`, quantifiers, `ret!`) are allowed.
-    pub formula: bool,
-    /// Every function definition or prototype seen: its name and span (also those that
-    /// fail to build, so that their errors can be pinned to them).
+/// An `_invariant("…")` hint found in a function: its formula's text in the user's file
+/// (the span inside the quotes), or the text alone where it came from a macro.
+pub struct RawHint {
+    pub function: String,
+    pub text: String,
+    /// Where `text` starts in the user's file, when it is there verbatim.
+    pub at: Option<usize>,
+    /// The literal's span (for errors when `at` is `None`).
+    pub span: Span,
+}
+
+/// What parsing found.
+pub struct Parsed {
+    pub file: File,
+    pub hints: Vec<RawHint>,
+    /// Every function of the user's file (defined or declared) with its span, so that
+    /// errors can be pinned to them.
     pub items: Vec<(String, Span)>,
+    /// Enum constants at file scope (annotation formulas may name them).
+    pub constants: HashMap<String, BigInt>,
+    pub diags: Vec<Diagnostic>,
 }
 
-fn span(p: &Pair<Rule>) -> Span {
-    let s = p.as_span();
-    s.start()..s.end()
+/// What an ordinary identifier means in a scope.
+#[derive(Clone)]
+enum Ordinary {
+    Typedef(Type),
+    Constant(BigInt, crate::ir::c::CScalar),
+    Object,
 }
 
-impl<'s> Builder<'s> {
-    pub fn new(src: &'s str) -> Builder<'s> {
-        Builder {
-            src,
-            macros_src: src,
-            diags: Vec::new(),
-            defines: HashMap::new(),
-            expanding: Vec::new(),
-            expanded: HashMap::new(),
-            current_fn: None,
-            hints: Vec::new(),
-            formula: false,
-            items: Vec::new(),
+#[derive(Clone, Copy)]
+enum Tag {
+    Record(RecordId),
+    Enum(EnumId),
+}
+
+#[derive(Default)]
+struct Scope {
+    names: HashMap<String, Ordinary>,
+    tags: HashMap<String, Tag>,
+}
+
+pub(crate) struct Converter<'a> {
+    pre: &'a Preprocessed,
+    src: &'a str,
+    file: File,
+    scopes: Vec<Scope>,
+    current_fn: Option<String>,
+    hints: Vec<RawHint>,
+    items: Vec<(String, Span)>,
+    diags: Vec<Diagnostic>,
+}
+
+/// Parses the preprocessed text of `src`; `Err`: a syntax error (one diagnostic).
+pub fn parse(pre: &Preprocessed, src: &str) -> Result<Parsed, Vec<Diagnostic>> {
+    let config = lang_c::driver::Config::with_gcc();
+    let unit = match lang_c::driver::parse_preprocessed(&config, pre.text.clone()) {
+        Ok(p) => p.unit,
+        Err(e) => return Err(vec![syntax_error(pre, src, &e)]),
+    };
+    let mut c = Converter {
+        pre,
+        src,
+        file: File::default(),
+        scopes: vec![Scope::default()],
+        current_fn: None,
+        hints: Vec::new(),
+        items: Vec::new(),
+        diags: Vec::new(),
+    };
+    for item in &unit.0 {
+        c.external(item);
+    }
+    let constants = c.scopes[0]
+        .names
+        .iter()
+        .filter_map(|(n, o)| match o {
+            Ordinary::Constant(v, _) => Some((n.clone(), v.clone())),
+            _ => None,
+        })
+        .collect();
+    // lang-c's tree can be deep (long operator chains): dropped here, on the big stack.
+    drop(unit);
+    Ok(Parsed { file: c.file, hints: c.hints, items: c.items, constants, diags: c.diags })
+}
+
+/// lang-c's syntax error at the user's position (in a header: at its `#include`).
+fn syntax_error(pre: &Preprocessed, src: &str, e: &lang_c::driver::SyntaxError) -> Diagnostic {
+    let at = e.offset.min(pre.text.len());
+    let found = pre.text[at..]
+        .split_whitespace()
+        .next()
+        .map_or("end of file".to_string(), |t| format!("`{}`", super::preprocess::first_token(t)));
+    let header = pre.map.header_at(at);
+    let mut sp = pre.map.span(at, at + 1);
+    if header.is_none() && at >= pre.text.len() {
+        sp = src.len()..src.len();
+    }
+    // The annotation operators, written in code, read to C as `==` and `>`.
+    let before = &src[..sp.start.min(src.len())];
+    for op in ["<==>", "==>", "=a="] {
+        let head = &op[..op.len() - 1];
+        if header.is_none()
+            && before.ends_with(head)
+            && src[sp.start..].starts_with(&op[op.len() - 1..])
+        {
+            let start = sp.start - head.len();
+            return Diagnostic::new(
+                format!("`{op}` belongs to annotation formulas, not to C code"),
+                start..start + op.len(),
+            )
+            .with_label("not a C operator");
+        }
+    }
+    let mut expected: Vec<&str> = e.expected.iter().map(|t| t.trim_matches('\'')).collect();
+    expected.sort();
+    expected.dedup();
+    let message = if expected.is_empty() || expected.len() > 6 {
+        format!("syntax error: unexpected {found}")
+    } else {
+        let list: Vec<String> = expected.iter().map(|t| format!("`{t}`")).collect();
+        format!("syntax error: expected {}, found {found}", list.join(", "))
+    };
+    let d = Diagnostic::new(message, sp);
+    match header {
+        Some(h) => d.with_label(format!("in the header {}:{}, included here", h.file, h.line)),
+        None => d.with_label("here"),
+    }
+}
+
+impl Converter<'_> {
+    /// The user's span of a lang-c span.
+    fn sp(&self, s: lang_c::span::Span) -> Span {
+        if s.is_none() {
+            return 0..0;
+        }
+        self.pre.map.span(s.start, s.end)
+    }
+
+    fn in_header(&self, s: lang_c::span::Span) -> bool {
+        !s.is_none() && self.pre.map.header_at(s.start).is_some()
+    }
+
+    fn ident(&self, n: &Node<lang_c::ast::Identifier>) -> Ident {
+        Ident { name: n.node.name.clone(), span: self.sp(n.span) }
+    }
+
+    fn push_scope(&mut self) {
+        self.scopes.push(Scope::default());
+    }
+
+    fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Ordinary> {
+        self.scopes.iter().rev().find_map(|s| s.names.get(name))
+    }
+
+    fn lookup_tag(&self, name: &str) -> Option<Tag> {
+        self.scopes.iter().rev().find_map(|s| s.tags.get(name).copied())
+    }
+
+    fn declare(&mut self, name: &str, what: Ordinary) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.names.insert(name.to_string(), what);
         }
     }
 
-    pub fn unsupported(&mut self, what: &str, sp: Span) {
-        self.diags.push(
-            Diagnostic::new(format!("{what} not supported"), sp)
-                .with_label("outside the C subset")
-                .with_hint("LANGUAGE.md, \"C programs\", lists the subset forex reads"),
-        );
-    }
-
-    pub fn error(&mut self, msg: impl Into<String>, sp: Span, label: &str) {
-        self.diags.push(Diagnostic::new(msg, sp).with_label(label));
-    }
-
-    /// Parses the part `keep` of the file with `rule` (offsets stay the file's) and hands
-    /// the pair to `f`.
-    pub fn with_part<T>(
-        &mut self,
-        rule: Rule,
-        keep: &Span,
-        f: impl FnOnce(&mut Self, Pair<Rule>) -> Option<T>,
-    ) -> Option<T> {
-        let text = isolate(self.src, keep);
-        match FeParser::parse(rule, &text) {
-            Ok(mut p) => f(self, p.next()?),
-            Err(e) => {
-                pest::set_error_detail(true);
-                let e = FeParser::parse(rule, &text).err().unwrap_or(e);
-                self.diags.push(crate::syntax::syntax_error(&text, &e));
-                None
-            }
-        }
+    fn tables(&self) -> super::consts::Tables<'_> {
+        super::consts::Tables { records: &self.file.records, enums: &self.file.enums }
     }
 }

@@ -1,203 +1,143 @@
-//! Statements: each C statement rule to its node, local declarations with their
-//! initialisers, and `_invariant` hints taken out of the body as formulas.
+//! Statements, each to its node with its span; blocks open a scope for the names they
+//! declare; `_invariant("…")` calls become hints (parsed later as formulas).
 
-use super::{span, Builder};
+use super::{Converter, RawHint};
 use crate::c::ast::*;
-use crate::syntax::Rule;
-use pest::iterators::Pair;
+use lang_c::ast as lc;
+use lang_c::span::Node;
 
-impl Builder<'_> {
-    pub(super) fn block(&mut self, p: Pair<Rule>) -> Option<Vec<Stmt>> {
+impl Converter<'_> {
+    /// The items of a block, in the current scope.
+    pub(super) fn block_items(&mut self, items: &[Node<lc::BlockItem>]) -> Vec<Stmt> {
         let mut out = Vec::new();
-        let mut ok = true;
-        for s in p.into_inner() {
-            match self.stmt(s) {
-                Some(s) => out.push(s),
-                None => ok = false,
+        for it in items {
+            match &it.node {
+                lc::BlockItem::Declaration(d) => {
+                    let span = self.sp(d.span);
+                    let decls = self.declaration(d);
+                    if !decls.is_empty() {
+                        out.push(Stmt { kind: StmtKind::Decl(decls), span });
+                    }
+                }
+                lc::BlockItem::StaticAssert(_) => {}
+                lc::BlockItem::Statement(s) => out.push(self.stmt(s)),
             }
         }
-        ok.then_some(out)
+        out
     }
 
-    fn boxed(&mut self, p: Option<Pair<Rule>>) -> Option<Box<Stmt>> {
-        self.stmt(p?).map(Box::new)
+    fn boxed(&mut self, s: &Node<lc::Statement>) -> Box<Stmt> {
+        Box::new(self.stmt(s))
     }
 
-    fn stmt(&mut self, p: Pair<Rule>) -> Option<Stmt> {
-        let sp = span(&p);
-        let rule = p.as_rule();
-        let mut inner = p.into_inner();
-        let kind = match rule {
-            Rule::c_block => StmtKind::Block(self.block_pairs(inner)?),
-            Rule::c_decl => StmtKind::Decl(self.decl(inner)?),
-            Rule::c_if => {
-                inner.next();
-                let c = self.expr(inner.next()?);
-                let t = self.boxed(inner.next());
-                let e = inner.nth(1).map(|s| self.stmt(s).map(Box::new));
-                let e = match e {
-                    Some(None) => return None,
-                    Some(Some(e)) => Some(e),
-                    None => None,
-                };
-                StmtKind::If(c?, t?, e)
-            }
-            Rule::c_while => {
-                inner.next();
-                let c = self.expr(inner.next()?);
-                let b = self.boxed(inner.next());
-                StmtKind::While(c?, b?)
-            }
-            Rule::c_do => {
-                inner.next();
-                let b = self.boxed(inner.next());
-                inner.next();
-                let c = self.expr(inner.next()?);
-                StmtKind::DoWhile(b?, c?)
-            }
-            Rule::c_for => {
-                inner.next();
-                let init_p = inner.next()?;
-                let init_sp = span(&init_p);
-                let init = match init_p.into_inner().next() {
-                    None => None,
-                    Some(d) if d.as_rule() == Rule::c_decl => Some(Box::new(Stmt {
-                        kind: StmtKind::Decl(self.decl(d.into_inner())?),
-                        span: init_sp,
-                    })),
-                    Some(e) => {
-                        Some(Box::new(Stmt { kind: StmtKind::Expr(self.expr(e)?), span: init_sp }))
+    fn opt_expr(&mut self, e: &Option<Box<Node<lc::Expression>>>) -> Option<Expr> {
+        e.as_ref().map(|e| self.expr(e))
+    }
+
+    pub(super) fn stmt(&mut self, s: &Node<lc::Statement>) -> Stmt {
+        use lc::Statement as S;
+        let span = self.sp(s.span);
+        let kind = match &s.node {
+            S::Labeled(l) => {
+                let inner = self.boxed(&l.node.statement);
+                match &l.node.label.node {
+                    lc::Label::Identifier(id) => StmtKind::Label(self.ident(id), inner),
+                    lc::Label::Case(e) => StmtKind::Case(self.expr(e), None, inner),
+                    lc::Label::CaseRange(r) => {
+                        StmtKind::Case(self.expr(&r.node.low), Some(self.expr(&r.node.high)), inner)
                     }
+                    lc::Label::Default => StmtKind::Default(inner),
+                }
+            }
+            S::Compound(items) => {
+                self.push_scope();
+                let b = self.block_items(items);
+                self.pop_scope();
+                StmtKind::Block(b)
+            }
+            S::Expression(None) => StmtKind::Empty,
+            S::Expression(Some(e)) => {
+                if let Some(h) = self.invariant_hint(e) {
+                    self.hints.push(h);
+                    StmtKind::Empty
+                } else {
+                    StmtKind::Expr(self.expr(e))
+                }
+            }
+            S::If(i) => {
+                let c = self.expr(&i.node.condition);
+                let t = self.boxed(&i.node.then_statement);
+                let e = i.node.else_statement.as_ref().map(|e| self.boxed(e));
+                StmtKind::If(c, t, e)
+            }
+            S::Switch(w) => {
+                let c = self.expr(&w.node.expression);
+                StmtKind::Switch(c, self.boxed(&w.node.statement))
+            }
+            S::While(w) => {
+                let c = self.expr(&w.node.expression);
+                StmtKind::While(c, self.boxed(&w.node.statement))
+            }
+            S::DoWhile(w) => {
+                let b = self.boxed(&w.node.statement);
+                StmtKind::DoWhile(b, self.expr(&w.node.expression))
+            }
+            S::For(f) => {
+                self.push_scope();
+                let init_span = self.sp(f.node.initializer.span);
+                let init = match &f.node.initializer.node {
+                    lc::ForInitializer::Empty | lc::ForInitializer::StaticAssert(_) => None,
+                    lc::ForInitializer::Expression(e) => {
+                        Some(Box::new(Stmt { kind: StmtKind::Expr(self.expr(e)), span: init_span }))
+                    }
+                    lc::ForInitializer::Declaration(d) => Some(Box::new(Stmt {
+                        kind: StmtKind::Decl(self.declaration(d)),
+                        span: init_span,
+                    })),
                 };
-                let cond = match inner.next()?.into_inner().next() {
-                    Some(e) => Some(self.expr(e)?),
-                    None => None,
-                };
-                let step = match inner.next()?.into_inner().next() {
-                    Some(e) => Some(self.expr(e)?),
-                    None => None,
-                };
-                let body = self.boxed(inner.next())?;
+                let cond = self.opt_expr(&f.node.condition);
+                let step = self.opt_expr(&f.node.step);
+                let body = self.boxed(&f.node.statement);
+                self.pop_scope();
                 StmtKind::For { init, cond, step, body }
             }
-            Rule::c_break => StmtKind::Break,
-            Rule::c_continue => StmtKind::Continue,
-            Rule::c_return => {
-                inner.next();
-                match inner.next() {
-                    Some(e) => StmtKind::Return(Some(self.expr(e)?)),
-                    None => StmtKind::Return(None),
-                }
-            }
-            Rule::c_goto => {
-                self.unsupported("`goto` is", sp);
-                return None;
-            }
-            Rule::c_switch => {
-                self.unsupported("`switch` is", sp);
-                return None;
-            }
-            Rule::c_case => {
-                self.unsupported("`case` labels outside `switch` are", sp);
-                return None;
-            }
-            Rule::c_label => {
-                self.unsupported("labels (for `goto`) are", sp);
-                return None;
-            }
-            Rule::c_typedef => {
-                self.unsupported("`typedef` is", sp);
-                return None;
-            }
-            Rule::c_empty => StmtKind::Empty,
-            Rule::c_expr_stmt => {
-                let e = self.expr(inner.next()?)?;
-                if let ExprKind::Call(f, args) = &e.kind {
-                    if f.name == "_invariant" {
-                        self.invariant_hint(args, &sp);
-                        return Some(Stmt { kind: StmtKind::Empty, span: sp });
-                    }
-                }
-                StmtKind::Expr(e)
-            }
-            _ => {
-                self.error("internal: unexpected statement", sp.clone(), "here");
-                return None;
-            }
+            S::Goto(l) => StmtKind::Goto(self.ident(l)),
+            S::Continue => StmtKind::Continue,
+            S::Break => StmtKind::Break,
+            S::Return(e) => StmtKind::Return(self.opt_expr(e)),
+            S::Asm(_) => StmtKind::Other("inline assembly".into()),
         };
-        Some(Stmt { kind, span: sp })
+        Stmt { kind, span }
     }
 
-    fn block_pairs(&mut self, inner: pest::iterators::Pairs<Rule>) -> Option<Vec<Stmt>> {
-        let mut out = Vec::new();
-        let mut ok = true;
-        for s in inner {
-            match self.stmt(s) {
-                Some(s) => out.push(s),
-                None => ok = false,
-            }
+    /// `_invariant("l_i == r_i")`: the formula's text and where it is.
+    fn invariant_hint(&mut self, e: &Node<lc::Expression>) -> Option<RawHint> {
+        let lc::Expression::Call(c) = &e.node else { return None };
+        let lc::Expression::Identifier(f) = &c.node.callee.node else { return None };
+        if f.node.name != "_invariant" {
+            return None;
         }
-        ok.then_some(out)
-    }
-
-    /// `_invariant("l_i == r_i")`: the string parsed as a formula.
-    fn invariant_hint(&mut self, args: &[Expr], sp: &Span) {
-        let [Expr { kind: ExprKind::Str(_), span: lit }] = args else {
-            self.error("`_invariant` takes one string: a formula", sp.clone(), "here");
-            return;
+        let function = self.current_fn.clone()?;
+        let span = self.sp(e.span);
+        let lit = match c.node.arguments.as_slice() {
+            [a] => match &a.node {
+                lc::Expression::StringLiteral(s) if s.node.len() == 1 => Some((s, self.sp(a.span))),
+                _ => None,
+            },
+            _ => None,
         };
-        let keep = lit.start + 1..lit.end - 1;
-        let was = std::mem::replace(&mut self.formula, true);
-        let e = self.with_part(Rule::c_formula, &keep, |b, p| b.expr(p));
-        self.formula = was;
-        if let (Some(e), Some(f)) = (e, self.current_fn.clone()) {
-            self.hints.push(InvariantHint { function: f, formula: e });
-        }
-    }
-
-    fn decl(&mut self, mut inner: pest::iterators::Pairs<Rule>) -> Option<Vec<VarDecl>> {
-        let ty_pair = inner.next()?;
-        let ty_span = span(&ty_pair);
-        let base = self.base_type(ty_pair)?;
-        let mut out = Vec::new();
-        let mut ok = true;
-        for d in inner {
-            let mut di = d.into_inner();
-            let Some((name, ty)) = self.declarator(di.next()?, base, &ty_span) else {
-                ok = false;
-                continue;
-            };
-            let init = match di.next() {
-                None => None,
-                Some(i) => match self.init(i) {
-                    Some(i) => Some(i),
-                    None => {
-                        ok = false;
-                        continue;
-                    }
-                },
-            };
-            out.push(VarDecl { name, ty, init });
-        }
-        ok.then_some(out)
-    }
-
-    fn init(&mut self, p: Pair<Rule>) -> Option<Init> {
-        let q = p.into_inner().next()?;
-        if q.as_rule() == Rule::c_init_list {
-            let sp = span(&q);
-            let mut items = Vec::new();
-            for i in q.into_inner() {
-                let j = i.into_inner().next()?;
-                if j.as_rule() == Rule::c_init_list {
-                    self.unsupported("nested initialiser lists are", span(&j));
-                    return None;
-                }
-                items.push(self.expr(j)?);
-            }
-            Some(Init::List(items, sp))
-        } else {
-            Some(Init::Expr(self.expr(q)?))
-        }
+        let Some((s, lit_span)) = lit else {
+            // Not one string: the lowerer says so at the call.
+            return None;
+        };
+        let written = &s.node[0];
+        let text = written.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(written);
+        let verbatim = self.src.get(lit_span.clone()) == Some(written.as_str());
+        Some(RawHint {
+            function,
+            text: text.to_string(),
+            at: verbatim.then_some(lit_span.start + 1),
+            span: if verbatim { lit_span } else { span },
+        })
     }
 }

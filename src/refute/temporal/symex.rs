@@ -301,6 +301,12 @@ impl Exec<'_> {
             }
             Stmt::While { cond, body, .. } => self.while_loop(cond, body, flow),
             Stmt::Observe { .. } => self.observe(flow),
+            // Runs deeper than the unfolded recursion: not explored, like the iterations
+            // of a loop past its bound.
+            Stmt::Cut { .. } => {
+                self.residual.push(Self::reach(&flow));
+                vec![None; self.n]
+            }
         }
     }
 

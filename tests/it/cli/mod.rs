@@ -3,6 +3,7 @@
 mod certify;
 mod check;
 mod editor;
+mod equiv;
 mod native;
 mod neovim;
 mod portfolio;

@@ -116,6 +116,8 @@ fn havoc_domain(var: VarId, next: Option<&Stmt>) -> Option<Vec<String>> {
 fn block_ok(t: &Tuple, b: &Block) -> bool {
     b.iter().enumerate().all(|(i, s)| match s {
         Stmt::Skip => true,
+        // The generator makes no cuts; the oracle has no meaning for them.
+        Stmt::Cut { .. } => false,
         Stmt::Havoc { var, .. } => {
             t.var(*var).ty != Type::Str || havoc_domain(*var, b.get(i + 1)).is_some()
         }
@@ -159,6 +161,7 @@ fn compile<'a>(block: &'a [Stmt], c: &mut Compiler<'a, '_>) {
     for (at, s) in block.iter().enumerate() {
         match s {
             Stmt::Skip => {}
+            Stmt::Cut { .. } => unreachable!("block_ok refuses cuts"),
             Stmt::Assign { var, value, .. } => c.code.push(Ins::Assign(local[var.index()], value)),
             Stmt::Havoc { var, .. } => {
                 let ins = match havoc_domain(*var, block.get(at + 1)) {

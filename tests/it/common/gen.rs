@@ -557,6 +557,7 @@ fn write_block(out: &mut String, b: &[Stmt], ind: usize, name: &dyn Fn(VarId) ->
             Stmt::Observe { .. } => {
                 let _ = writeln!(out, "{pad}observe;");
             }
+            Stmt::Cut { .. } => unreachable!("the generator makes no cuts (.fe has no syntax)"),
             Stmt::Assign { var, value, .. } => {
                 let _ = writeln!(out, "{pad}{} = {};", name(*var), ex(value));
             }

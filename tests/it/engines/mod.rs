@@ -1,5 +1,6 @@
 //! The engines (prover, refuter, hypertesting, portfolio) called as a library.
 
+mod cuts;
 mod examples;
 mod hypertest_examples;
 mod lang_features;

@@ -1,13 +1,36 @@
 //! The C front end's semantics judged by `forex run` on tests/inputs/c/semantics.c
 //! (truncating division, wrapping, conversions, shadowing, early returns in loops,
-//! short-circuit guards of division), and the sample files' verdicts.
+//! short-circuit guards of division) and features.c (a local header, macros, `switch`
+//! with fall-through, enums, `sizeof`, typedefs, casts, the comma operator, `goto`), and
+//! the sample files' verdicts. Every test skips with a note when no C compiler (the
+//! preprocessor) is installed.
 
+use crate::common::have_cc;
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
+/// The functions of features.c.
+const FEATURES: &[&str] = &[
+    "fallthrough",
+    "enums",
+    "sizes",
+    "narrow",
+    "comma",
+    "jumps",
+    "square",
+    "find",
+    "cases_in_loop",
+];
+
 /// The input holding `function` (bitwise operators need the machine model: their own file).
 fn input(function: &str) -> PathBuf {
-    let file = if function == "shifts" { "machine.c" } else { "semantics.c" };
+    let file = if function == "shifts" {
+        "machine.c"
+    } else if FEATURES.contains(&function) {
+        "features.c"
+    } else {
+        "semantics.c"
+    };
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/c").join(file)
 }
 
@@ -39,6 +62,9 @@ fn run(model: &str, function: &str, args: &[(&str, i64)]) -> Option<i64> {
 
 #[test]
 fn division_truncates_toward_zero_in_both_models() {
+    if !have_cc("division_truncates_toward_zero_in_both_models") {
+        return;
+    }
     for model in ["math", "machine"] {
         assert_eq!(run(model, "divmod", &[("x", -7), ("y", 2)]), Some(-31), "{model}");
         assert_eq!(run(model, "divmod", &[("x", 7), ("y", -2)]), Some(-29), "{model}");
@@ -54,6 +80,9 @@ fn division_truncates_toward_zero_in_both_models() {
 
 #[test]
 fn machine_integers_wrap_and_convert() {
+    if !have_cc("machine_integers_wrap_and_convert") {
+        return;
+    }
     assert_eq!(run("machine", "wrap", &[("x", i32::MAX as i64)]), Some(i32::MIN as i64));
     assert_eq!(run("math", "wrap", &[("x", 5)]), Some(6));
     assert_eq!(run("machine", "conversions", &[("x", -1)]), Some(7));
@@ -63,6 +92,9 @@ fn machine_integers_wrap_and_convert() {
 
 #[test]
 fn block_scoping_loops_and_early_exits() {
+    if !have_cc("block_scoping_loops_and_early_exits") {
+        return;
+    }
     for model in ["math", "machine"] {
         assert_eq!(run(model, "shadow", &[("x", 1)]), Some(9), "{model}");
         assert_eq!(run(model, "early", &[("n", 3)]), Some(4), "{model}");
@@ -75,9 +107,59 @@ fn block_scoping_loops_and_early_exits() {
 
 #[test]
 fn short_circuit_and_conditional_guard_division() {
+    if !have_cc("short_circuit_and_conditional_guard_division") {
+        return;
+    }
     for model in ["math", "machine"] {
         assert_eq!(run(model, "guarded", &[("x", 7), ("y", 0)]), Some(11), "{model}");
         assert_eq!(run(model, "guarded", &[("x", 7), ("y", 2)]), Some(100), "{model}");
+    }
+}
+
+#[test]
+fn switch_falls_through_and_default_may_come_anywhere() {
+    if !have_cc("switch_falls_through_and_default_may_come_anywhere") {
+        return;
+    }
+    for model in ["math", "machine"] {
+        assert_eq!(run(model, "fallthrough", &[("x", 0)]), Some(11), "{model}");
+        assert_eq!(run(model, "fallthrough", &[("x", 1)]), Some(10), "{model}");
+        assert_eq!(run(model, "fallthrough", &[("x", 5)]), Some(1000), "{model}");
+        assert_eq!(run(model, "fallthrough", &[("x", 7)]), Some(1100), "{model}");
+        // `continue` in a `switch` goes to the loop, `break` leaves the `switch`.
+        assert_eq!(run(model, "cases_in_loop", &[("n", 6)]), Some(422), "{model}");
+        assert_eq!(run(model, "cases_in_loop", &[("n", 0)]), Some(0), "{model}");
+    }
+}
+
+#[test]
+fn enums_sizeof_typedefs_casts_and_macros() {
+    if !have_cc("enums_sizeof_typedefs_casts_and_macros") {
+        return;
+    }
+    for model in ["math", "machine"] {
+        assert_eq!(run(model, "enums", &[("x", 1)]), Some(507), "{model}");
+        assert_eq!(run(model, "square", &[("x", 3)]), Some(116), "{model}");
+        assert_eq!(run(model, "comma", &[("x", 3)]), Some(12), "{model}");
+    }
+    // LP64 sizes: int[10], long, int, a struct { char; long; }.
+    assert_eq!(run("math", "sizes", &[("x", 0)]), Some(16_040_840));
+    assert_eq!(run("machine", "narrow", &[("x", -1)]), Some(255));
+    assert_eq!(run("machine", "narrow", &[("x", i32::MAX as i64)]), Some(256));
+}
+
+#[test]
+fn forward_gotos_skip_to_their_label() {
+    if !have_cc("forward_gotos_skip_to_their_label") {
+        return;
+    }
+    for model in ["math", "machine"] {
+        assert_eq!(run(model, "jumps", &[("x", 3)]), Some(10), "{model}");
+        assert_eq!(run(model, "jumps", &[("x", -3)]), Some(-10), "{model}");
+        // Out of a loop.
+        assert_eq!(run(model, "find", &[("n", 5)]), Some(5), "{model}");
+        assert_eq!(run(model, "find", &[("n", 0)]), Some(0), "{model}");
+        assert_eq!(run(model, "find", &[("n", 200)]), Some(-1), "{model}");
     }
 }
 
@@ -108,6 +190,9 @@ fn verdicts(path: &Path) -> Vec<String> {
 
 #[test]
 fn samples_decide_as_their_first_line_says() {
+    if !have_cc("samples_decide_as_their_first_line_says") {
+        return;
+    }
     if let Some(p) = sample("pin_check.c") {
         assert_eq!(verdicts(&p), ["violated", "verified"]);
     }
@@ -125,6 +210,9 @@ fn samples_decide_as_their_first_line_says() {
 /// without the axiom the tuple is violated.
 #[test]
 fn quantified_assumptions_are_kept_when_the_proof_needs_them() {
+    if !have_cc("quantified_assumptions_are_kept_when_the_proof_needs_them") {
+        return;
+    }
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/unrolled_scan.c");
     let text = std::fs::read_to_string(example).unwrap();
     let needs_axiom = text.replace(" * post: ", " * post: scan_unrolled.total >= 0 && ");
@@ -141,6 +229,9 @@ fn quantified_assumptions_are_kept_when_the_proof_needs_them() {
 
 #[test]
 fn batch_picks_up_c_files_and_warns_on_a_file_without_tuples() {
+    if !have_cc("batch_picks_up_c_files_and_warns_on_a_file_without_tuples") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("none.c"), "int f(int x) { return x; }\n").unwrap();
     std::fs::write(
@@ -171,6 +262,9 @@ fn batch_picks_up_c_files_and_warns_on_a_file_without_tuples() {
 /// lowering's conversions, and a note on the integer model; JSON has the C types.
 #[test]
 fn counterexamples_speak_c() {
+    if !have_cc("counterexamples_speak_c") {
+        return;
+    }
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/pin_early_exit.c");
     let out = Command::cargo_bin("forex").unwrap().arg("prove").arg(&example).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
@@ -190,4 +284,24 @@ fn counterexamples_speak_c() {
     assert_eq!(types["cost"], "int[]");
     assert_eq!(types["ret"], "_Bool");
     assert!(json["notes"][0].as_str().unwrap().contains("--int-model machine"));
+}
+
+/// Every report format and the editor speak C too: no bit-vector literals, no `$`
+/// variables of the lowering, no inlined callees' `f::x`.
+#[test]
+fn every_report_format_speaks_c() {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/c/pin_early_exit.c");
+    for format in ["github", "sarif", "junit"] {
+        let out = Command::cargo_bin("forex")
+            .unwrap()
+            .args(["prove", "--format", format])
+            .arg(&example)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{format}: {text}");
+        assert!(text.contains("cost"), "{format}: {text}");
+        assert!(!text.contains("#x") && !text.contains("$return"), "{format}: {text}");
+        assert!(!text.contains("::x") && !text.contains("$t"), "{format}: {text}");
+    }
 }

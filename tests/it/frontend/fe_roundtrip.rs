@@ -15,6 +15,7 @@ fn strip(b: &Block) -> Block {
         .map(|s| match s.clone() {
             Stmt::Skip => Stmt::Skip,
             Stmt::Observe { .. } => Stmt::Observe { loc },
+            Stmt::Cut { .. } => Stmt::Cut { loc },
             Stmt::Assign { var, value, .. } => Stmt::Assign { var, value, loc },
             Stmt::Store { array, index, value, .. } => Stmt::Store { array, index, value, loc },
             Stmt::Havoc { var, .. } => Stmt::Havoc { var, loc },

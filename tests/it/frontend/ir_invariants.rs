@@ -37,6 +37,10 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
             assert_eq!(e.ty, Type::Str);
             1
         }
+        ExprKind::ConstArray(a) => {
+            assert_eq!(e.ty, Type::Array(Box::new(a.ty.clone())));
+            1 + validate(a, var, bound)
+        }
         ExprKind::Bv(v) => {
             let Type::Bv(w) = e.ty else { panic!("bv literal typed {}", e.ty) };
             assert!(w == 128 || *v < (1u128 << w));
@@ -169,7 +173,7 @@ fn validate_block(b: &Block, var: &dyn Fn(VarId) -> Type, loops: &mut Vec<u32>) 
     let mut none = Vec::new();
     for s in b {
         match s {
-            Stmt::Skip | Stmt::Observe { .. } => {}
+            Stmt::Skip | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
             Stmt::Assign { var: v, value, .. } => {
                 validate(value, var, &mut none);
                 assert_eq!(value.ty, var(*v));

@@ -1,6 +1,8 @@
 //! The front end: parsing and checking `.fe` and ForEx input, diagnostics, the IR.
 
+mod c_annotations;
 mod c_diagnostics;
+mod c_preprocess;
 mod c_semantics;
 mod check_valid;
 mod diagnostics;

@@ -90,7 +90,7 @@ fn check_block(t: &Tuple, copy: usize, b: &[Stmt], loops: &mut Vec<u32>) {
                 assert_eq!(check_expr(t, value), t.var(*var).ty);
             }
             Stmt::Havoc { var, .. } => own(var),
-            Stmt::Observe { .. } => {}
+            Stmt::Observe { .. } | Stmt::Cut { .. } => {}
             Stmt::Assume { cond, .. } => assert_eq!(check_expr(t, cond), Type::Bool),
             Stmt::If { cond, then_branch, else_branch, .. } => {
                 assert_eq!(check_expr(t, cond), Type::Bool);

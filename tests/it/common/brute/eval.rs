@@ -118,7 +118,10 @@ pub fn expr_ok(e: &Expr) -> bool {
             // Floats to unbounded ints can exceed the oracle's i128.
             ExprKind::Unary(UnOp::FloatToInt(forex::ir::IntTarget::Int), _) => false,
             ExprKind::Int(n) => n.to_i64().is_some(),
-            ExprKind::Bound(_) | ExprKind::Select(..) | ExprKind::Quant { .. } => false,
+            ExprKind::Bound(_)
+            | ExprKind::Select(..)
+            | ExprKind::ConstArray(_)
+            | ExprKind::Quant { .. } => false,
             ExprKind::Unary(op, a) => !matches!(op, UnOp::Abs | UnOp::BvToInt) && expr_ok(a),
             ExprKind::Binary(op, a, b) => {
                 let ints_ok = a.ty != Type::Int
@@ -273,7 +276,10 @@ pub fn eval_in(e: &Expr, env: &impl Fn(VarId) -> u128, strings: &Strings) -> u12
             }
         }
         ExprKind::Extract { hi, lo, arg } => (ev(arg) >> lo) & mask(hi - lo + 1),
-        ExprKind::Bound(_) | ExprKind::Select(..) | ExprKind::Quant { .. } => {
+        ExprKind::Bound(_)
+        | ExprKind::Select(..)
+        | ExprKind::ConstArray(_)
+        | ExprKind::Quant { .. } => {
             panic!("brute oracle: unsupported expression")
         }
         ExprKind::Float(_) | ExprKind::Fma(..) => unreachable!("floats are evaluated above"),

@@ -1,9 +1,19 @@
-//! The tuples of a `.c` file: the `@ELAENIA` header (one ∀∃ tuple, library specs) and
-//! forex's own `/*@forex … */` comments (`.fe` tuples and shorthands over C functions),
-//! both parsed with the C expression builder of `parse` into [`TupleSpec`]s.
+//! The tuples of a `.c` file, read from its comments: the `@ELAENIA` header (one ∀∃
+//! tuple, library specs) and forex's own `/*@forex … */` comments (`.fe` tuples and
+//! shorthands over C functions), into [`TupleSpec`]s; and the formulas of
+//! `_invariant("…")` hints. Formulas are C expressions with annotation-only forms, parsed
+//! by pest over the `c_` rules of grammar.pest (`builder`, `expr`); `lexical` finds the
+//! comments.
+
+mod builder;
+mod expr;
+mod lexical;
+
+pub(crate) use builder::Builder;
+pub(crate) use lexical::{lexical, Comment};
 
 use super::ast::*;
-use super::parse::{Builder, Comment};
+use super::parse::RawHint;
 use crate::syntax::Rule;
 use pest::iterators::Pair;
 
@@ -55,10 +65,7 @@ fn undecorated(src: &str, body: &Span) -> String {
 /// Reads the `@ELAENIA` header in `comment` into `file` (its one tuple named `stem`).
 pub(crate) fn elaenia(b: &mut Builder, comment: &Comment, stem: &str, file: &mut File) {
     let text = undecorated(b.src, &comment.body);
-    let mut sub = Builder::new(&text);
-    sub.macros_src = b.macros_src;
-    sub.defines = b.defines.clone();
-    sub.formula = true;
+    let mut sub = Builder::new(&text, b.defines);
     let mut forall: Option<Ident> = None;
     let mut exists: Option<Ident> = None;
     let mut pre = Vec::new();
@@ -169,7 +176,6 @@ fn spec(b: &mut Builder, p: Pair<Rule>) -> Option<Spec> {
 
 /// Reads the tuples of one `@forex` comment into `file`.
 pub(crate) fn forex(b: &mut Builder, comment: &Comment, file: &mut File) {
-    let was = std::mem::replace(&mut b.formula, true);
     b.with_part(Rule::c_forex, &comment.body, |b, p| {
         for t in p.into_inner() {
             match t.as_rule() {
@@ -188,7 +194,6 @@ pub(crate) fn forex(b: &mut Builder, comment: &Comment, file: &mut File) {
         }
         Some(())
     });
-    b.formula = was;
     file.forex = true;
 }
 
@@ -348,4 +353,25 @@ fn shorthand(b: &mut Builder, p: Pair<Rule>) -> Option<TupleSpec> {
         span: sp,
         shorthand: true,
     })
+}
+
+/// An `_invariant("…")` hint's formula: parsed in place where the string is in the file
+/// (errors point into it), else on its own with every node at the call.
+pub(crate) fn hint(b: &mut Builder, h: &RawHint) -> Option<InvariantHint> {
+    let formula = match h.at {
+        Some(at) => b.with_part(Rule::c_formula, &(at..at + h.text.len()), |b, p| b.expr(p)),
+        None => {
+            let mut sub = Builder::new(&h.text, b.defines);
+            let e = sub.with_text(Rule::c_formula, &h.text, |b, p| b.expr(p));
+            for mut d in sub.diags {
+                d.span = h.span.clone();
+                b.diags.push(d);
+            }
+            e.map(|mut e| {
+                builder::respan(&mut e, &h.span);
+                e
+            })
+        }
+    }?;
+    Some(InvariantHint { function: h.function.clone(), formula })
 }

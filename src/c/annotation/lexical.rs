@@ -1,35 +1,7 @@
-//! The lexical layer, before pest: block comments (annotations live in them) and
-//! preprocessor lines are found by scanning, and parts of the text are blanked or
-//! isolated so that what remains parses with the file's own byte offsets.
+//! Block comments of the user's file, where annotations live, found by scanning (strings
+//! and `//` comments skipped; preprocessor lines noted).
 
 use crate::c::ast::Span;
-
-/// `src` with everything outside `keep` replaced by spaces (line breaks kept), so that a
-/// part of the file parses on its own with byte offsets that are the file's.
-pub(crate) fn isolate(src: &str, keep: &Span) -> String {
-    let mut out = String::with_capacity(src.len());
-    for (i, c) in src.char_indices() {
-        if keep.contains(&i) {
-            out.push(c);
-        } else if c == '\n' {
-            out.push('\n');
-        } else {
-            for _ in 0..c.len_utf8() {
-                out.push(' ');
-            }
-        }
-    }
-    out
-}
-
-/// Blanks `span` of `text` (spaces, line breaks kept).
-pub(crate) fn blank(text: &mut String, span: &Span) {
-    let blanked: String = text[span.clone()]
-        .chars()
-        .map(|c| if c == '\n' { "\n".to_string() } else { " ".repeat(c.len_utf8()) })
-        .collect();
-    text.replace_range(span.clone(), &blanked);
-}
 
 /// A block comment of the file: its span (from `/*` to past `*/`) and whether it is an
 /// annotation (`@ELAENIA` / `@forex` first).

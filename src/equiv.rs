@@ -1,0 +1,407 @@
+//! `forex equiv OLD NEW`: is the new version equivalent to the old one? (LANGUAGE.md,
+//! "Equivalence of two versions".)
+//!
+//! Regression verification is a tuple like any other: for each pair of functions (or
+//! `.fe` programs) this module builds `forall old: OLD's f, new: NEW's f` whose `pre` says
+//! the inputs are equal and whose `post` says the outputs are (with `refines`:
+//! `forall new; exists old`, every run of the new version matched by one of the old).
+//! The engines then decide it as they decide any tuple; nothing here proves anything.
+//!
+//! Inputs and outputs come from what the versions say they are: for C, parameters by
+//! position (array contents included) and the tables of library functions both call;
+//! the returned value and every array parameter either version writes. A `.fe` program
+//! has no declared interface, so its variables of the same name and type in both versions
+//! are both inputs and outputs unless `--in`/`--out` say otherwise.
+
+use crate::frontend::Version;
+use crate::ir::c::{CType, CView};
+use crate::ir::{self, Expr, Hints, Loc, Program, Quantifier, Tuple, VarId};
+use std::collections::{BTreeMap, HashSet};
+
+/// Names in the old and the new version that correspond: `x` (the same in both) or
+/// `old_name=new_name`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamePair {
+    pub old: String,
+    pub new: String,
+}
+
+impl NamePair {
+    /// `x` or `old=new`; `None` for an empty side.
+    pub fn parse(text: &str) -> Option<NamePair> {
+        let (old, new) = text.split_once('=').unwrap_or((text, text));
+        let (old, new) = (old.trim(), new.trim());
+        (!old.is_empty() && !new.is_empty())
+            .then(|| NamePair { old: old.to_string(), new: new.to_string() })
+    }
+    /// How the report names the pair: `f`, or `old=new` when renamed.
+    pub fn display(&self) -> String {
+        if self.old == self.new {
+            self.old.clone()
+        } else {
+            format!("{}={}", self.old, self.new)
+        }
+    }
+}
+
+/// What `forex equiv` asks.
+#[derive(Clone, Debug, Default)]
+pub struct EquivOptions {
+    /// The functions to compare (empty: every one both versions define).
+    pub functions: Vec<NamePair>,
+    /// Inputs that must be equal (`None`: the default list).
+    pub inputs: Option<Vec<NamePair>>,
+    /// Outputs that must end equal (`None`: the default list).
+    pub outputs: Option<Vec<NamePair>>,
+    /// Every run of the new version matched by a run of the old (∀∃), instead of ∀∀.
+    pub refines: bool,
+}
+
+/// One pair of functions: its tuple, or why it cannot be built.
+#[derive(Clone, Debug)]
+pub enum Pair {
+    Ready(Box<Tuple>),
+    Broken {
+        /// `f` or `old=new`.
+        name: String,
+        /// Where the pair is (the new version's function, when it exists).
+        loc: Option<Loc>,
+        reason: String,
+        /// The front end's diagnostics behind `reason`, to print.
+        diagnostics: Vec<crate::diag::Diagnostics>,
+    },
+}
+
+impl Pair {
+    fn broken(name: &NamePair, loc: Option<Loc>, reason: String) -> Pair {
+        Pair::Broken { name: name.display(), loc, reason, diagnostics: Vec::new() }
+    }
+}
+
+/// Names of the functions (programs) a version defines, in source order.
+fn defined(v: &Version) -> Vec<&str> {
+    match &v.module.c {
+        Some(info) => info.functions.iter().map(|f| f.name.as_str()).collect(),
+        None => v.module.programs.iter().map(|p| p.name.as_str()).collect(),
+    }
+}
+
+/// The pairs to compare and warnings about functions only one version has (`Err`: the
+/// versions are of different languages).
+pub fn pairs(
+    old: &Version,
+    new: &Version,
+    opts: &EquivOptions,
+) -> Result<(Vec<Pair>, Vec<String>), String> {
+    if old.c != new.c {
+        let lang = |v: &Version| if v.c { "C" } else { ".fe" };
+        return Err(format!(
+            "{} is {} and {} is {}: both versions must be of one language",
+            old.name,
+            lang(old),
+            new.name,
+            lang(new)
+        ));
+    }
+    let (in_old, in_new) = (defined(old), defined(new));
+    let mut warnings = Vec::new();
+    let names: Vec<NamePair> = if opts.functions.is_empty() {
+        for (v, other, f) in in_old
+            .iter()
+            .map(|f| (old, new, f))
+            .chain(in_new.iter().map(|f| (new, old, f)))
+            .filter(|(_, other, f)| !defined(other).contains(f))
+        {
+            warnings.push(format!("`{f}` is defined in {} only: not compared", v.name));
+            let _ = other;
+        }
+        in_new
+            .iter()
+            .filter(|f| in_old.contains(f))
+            .map(|f| NamePair { old: f.to_string(), new: f.to_string() })
+            .collect()
+    } else {
+        opts.functions.clone()
+    };
+    let mut out = Vec::new();
+    for name in &names {
+        out.push(pair(old, new, name, opts));
+    }
+    Ok((out, warnings))
+}
+
+fn program<'v>(v: &'v Version, f: &str) -> Result<&'v Program, String> {
+    v.module.program(f).ok_or_else(|| {
+        let have = defined(v);
+        let list = if have.is_empty() {
+            "it defines none".to_string()
+        } else {
+            format!(
+                "it defines {}",
+                have.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+            )
+        };
+        let what = if v.c { "function" } else { "program" };
+        format!("{} has no {what} `{f}` ({list})", v.name)
+    })
+}
+
+fn pair(old: &Version, new: &Version, name: &NamePair, opts: &EquivOptions) -> Pair {
+    let loc = new.module.program(&name.new).map(|p| p.loc);
+    // A function the front end could not read breaks its pairs only.
+    let broken: Vec<_> = [(old, &name.old), (new, &name.new)]
+        .into_iter()
+        .filter_map(|(v, f)| v.broken.get(f.as_str()).map(|d| (v, f, d)))
+        .collect();
+    if let Some((v, f, _)) = broken.first() {
+        let reason = format!("`{f}` in {} has input errors", v.name);
+        return Pair::Broken {
+            name: name.display(),
+            loc,
+            reason,
+            diagnostics: broken.iter().map(|(_, _, d)| (*d).clone()).collect(),
+        };
+    }
+    let (po, pn) = match (program(old, &name.old), program(new, &name.new)) {
+        (Ok(po), Ok(pn)) => (po, pn),
+        (Err(e), _) | (_, Err(e)) => return Pair::broken(name, loc, e),
+    };
+    match tuple(old, po, new, pn, name, opts) {
+        Ok(t) => Pair::Ready(Box::new(t)),
+        Err(e) => Pair::broken(name, loc, e),
+    }
+}
+
+/// The copies' indices in the tuple.
+struct Copies {
+    old: usize,
+    new: usize,
+}
+
+fn tuple(
+    old: &Version,
+    po: &Program,
+    new: &Version,
+    pn: &Program,
+    name: &NamePair,
+    opts: &EquivOptions,
+) -> Result<Tuple, String> {
+    let mut t = Tuple {
+        name: name.display(),
+        file: new.name.clone(),
+        loc: pn.loc,
+        copies: Vec::new(),
+        vars: Vec::new(),
+        pre: Expr::bool(true),
+        post: Expr::bool(true),
+        kind: ir::PropertyKind::Post,
+        observations: None,
+        hints: Hints::default(),
+        c_view: None,
+    };
+    let ix = if opts.refines {
+        let new_ix = t.add_copy("new", pn, Quantifier::Forall);
+        Copies { old: t.add_copy("old", po, Quantifier::Exists), new: new_ix }
+    } else {
+        let old_ix = t.add_copy("old", po, Quantifier::Forall);
+        Copies { old: old_ix, new: t.add_copy("new", pn, Quantifier::Forall) }
+    };
+    t.copies[ix.old].file = Some(old.name.clone());
+    t.copies[ix.new].file = Some(new.name.clone());
+    let (inputs, outputs, shared) =
+        if old.c { c_interface(old, po, new, pn, name, opts)? } else { fe_interface(po, pn, opts) };
+    let eq = |t: &Tuple, p: &NamePair, what: &str| -> Result<Expr, String> {
+        let var = |copy: usize, v: &Version, f: &str, n: &str| {
+            t.copy_var(copy, n).ok_or_else(|| {
+                let vars = t.copies[copy]
+                    .vars
+                    .iter()
+                    .map(|v| t.var(*v).name.as_str())
+                    .filter(|n| !n.contains(['$', ':', '#']))
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!("{what} `{n}` is not a variable of `{f}` in {} (it has {vars})", v.name)
+            })
+        };
+        let a = var(ix.old, old, &name.old, &p.old)?;
+        let b = var(ix.new, new, &name.new, &p.new)?;
+        let (ta, tb) = (&t.var(a).ty, &t.var(b).ty);
+        if ta != tb {
+            return Err(format!(
+                "{what} `{}` is {ta} in {} and `{}` is {tb} in {}",
+                p.old, old.name, p.new, new.name
+            ));
+        }
+        Ok(Expr::eq(Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
+    };
+    let pre: Vec<Expr> =
+        inputs.iter().chain(&shared).map(|p| eq(&t, p, "input")).collect::<Result<_, _>>()?;
+    let post: Vec<Expr> = outputs.iter().map(|p| eq(&t, p, "output")).collect::<Result<_, _>>()?;
+    // Equal inputs that neither version writes stay equal: invariant candidates (the
+    // prover checks them like any other).
+    if ir::has_loop(&t.copies.iter().flat_map(|c| c.body.clone()).collect::<Vec<_>>()) {
+        let written: HashSet<VarId> =
+            t.copies.iter().flat_map(|c| ir::modified_vars(&c.body)).collect();
+        for e in &pre {
+            let mut read_only = true;
+            e.for_each_var(&mut |v| read_only &= !written.contains(&v));
+            if read_only {
+                t.hints.invariants.push(e.clone());
+            }
+        }
+    }
+    t.pre = Expr::and_all(pre);
+    t.post = Expr::and_all(post);
+    if let (Some(io), Some(inew)) = (&old.module.c, &new.module.c) {
+        let mut copies = BTreeMap::new();
+        copies.insert("old".to_string(), io.views.get(&name.old).cloned().unwrap_or_default());
+        copies.insert("new".to_string(), inew.views.get(&name.new).cloned().unwrap_or_default());
+        t.c_view = Some(std::sync::Arc::new(CView { model: inew.model, copies }));
+    }
+    Ok(t)
+}
+
+type Interface = (Vec<NamePair>, Vec<NamePair>, Vec<NamePair>);
+
+/// `.fe`: the variables of one name and type in both programs, unless `--in`/`--out`.
+fn fe_interface(po: &Program, pn: &Program, opts: &EquivOptions) -> Interface {
+    let common: Vec<NamePair> = pn
+        .vars
+        .iter()
+        .filter(|v| po.vars.iter().any(|w| w.name == v.name && w.ty == v.ty))
+        .map(|v| NamePair { old: v.name.clone(), new: v.name.clone() })
+        .collect();
+    let inputs = opts.inputs.clone().unwrap_or_else(|| common.clone());
+    let outputs = opts.outputs.clone().unwrap_or(common);
+    (inputs, outputs, Vec::new())
+}
+
+/// C: parameters by position, tables of library functions both call (always equal: the
+/// same library), the returned value and the arrays either version writes.
+fn c_interface(
+    old: &Version,
+    po: &Program,
+    new: &Version,
+    pn: &Program,
+    name: &NamePair,
+    opts: &EquivOptions,
+) -> Result<Interface, String> {
+    let (Some(io), Some(inew)) = (&old.module.c, &new.module.c) else {
+        return Err("internal: a C version without its C facts".into());
+    };
+    let (Some(fo), Some(fnew)) = (io.function(&name.old), inew.function(&name.new)) else {
+        return Err(format!("`{}` is not a C function of both versions", name.display()));
+    };
+    let inputs = match &opts.inputs {
+        Some(list) => list.clone(),
+        None => {
+            if fo.params.len() != fnew.params.len() {
+                return Err(format!(
+                    "`{}` takes {} parameter(s) in {} and `{}` takes {} in {}: say how the \
+                     inputs correspond with --in old_name=new_name,…",
+                    fo.name,
+                    fo.params.len(),
+                    old.name,
+                    fnew.name,
+                    fnew.params.len(),
+                    new.name
+                ));
+            }
+            let mut list = Vec::new();
+            for (a, b) in fo.params.iter().zip(&fnew.params) {
+                if a.ty != b.ty {
+                    return Err(format!(
+                        "parameter `{}` of `{}` is {} in {} but `{}` is {} in {}: say how the \
+                         inputs correspond with --in",
+                        a.name,
+                        fo.name,
+                        c_type(&a.ty),
+                        old.name,
+                        b.name,
+                        c_type(&b.ty),
+                        new.name
+                    ));
+                }
+                list.push(NamePair { old: a.var.clone(), new: b.var.clone() });
+            }
+            list
+        }
+    };
+    let outputs = match &opts.outputs {
+        Some(list) => list.clone(),
+        None => {
+            let mut list = Vec::new();
+            match (&fo.ret_var, &fnew.ret_var) {
+                (Some(a), Some(b)) => {
+                    if fo.ret != fnew.ret {
+                        return Err(format!(
+                            "`{}` returns {} in {} and {} in {}",
+                            name.display(),
+                            c_type(&fo.ret),
+                            old.name,
+                            c_type(&fnew.ret),
+                            new.name
+                        ));
+                    }
+                    list.push(NamePair { old: a.clone(), new: b.clone() })
+                }
+                (None, None) => {}
+                _ => {
+                    return Err(format!(
+                        "`{}` returns a value in one version only (say what to compare with \
+                         --out)",
+                        name.display()
+                    ))
+                }
+            }
+            let (wo, wn) = (written(po), written(pn));
+            for (a, b) in fo.params.iter().zip(&fnew.params) {
+                let array = matches!(a.ty, CType::Array { .. });
+                if array && (wo.contains(a.var.as_str()) || wn.contains(b.var.as_str())) {
+                    list.push(NamePair { old: a.var.clone(), new: b.var.clone() });
+                }
+            }
+            list
+        }
+    };
+    // Library tables: the same library in both versions.
+    let mut shared = Vec::new();
+    for lib in &inew.libraries {
+        if let crate::ir::c::LibraryModel::Uninterpreted { var } = &lib.model {
+            let in_old = io.libraries.iter().any(|l| l.name == lib.name && l.model == lib.model);
+            if in_old && po.var_by_name(var).is_some() && pn.var_by_name(var).is_some() {
+                shared.push(NamePair { old: var.clone(), new: var.clone() });
+            }
+        }
+    }
+    Ok((inputs, outputs, shared))
+}
+
+/// Names of the variables a program may write.
+fn written(p: &Program) -> HashSet<&str> {
+    ir::modified_vars(&p.body).into_iter().map(|v| p.vars[v.index()].name.as_str()).collect()
+}
+
+fn c_type(t: &CType) -> String {
+    match t {
+        CType::Void => "void".into(),
+        CType::Scalar(s) => s.c_name().into(),
+        CType::Array { elem, dims } => format!("{}{}", elem.c_name(), "[]".repeat(*dims as usize)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn name_pairs_are_one_name_or_two() {
+        assert_eq!(NamePair::parse("f"), Some(NamePair { old: "f".into(), new: "f".into() }));
+        let renamed = NamePair::parse("old_f = new_f").unwrap();
+        assert_eq!(renamed, NamePair { old: "old_f".into(), new: "new_f".into() });
+        assert_eq!(renamed.display(), "old_f=new_f");
+        assert_eq!(NamePair::parse("=g"), None);
+        assert_eq!(NamePair::parse(""), None);
+    }
+}
