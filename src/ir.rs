@@ -173,6 +173,10 @@ pub enum UnOp {
     /// Whether [`UnOp::FloatToInt`] of the float is in range: the float is finite and its
     /// truncation is a value of the target. C's conversion has no run otherwise.
     FloatFits(IntTarget),
+    /// The float's bit pattern as a bvN of its width (NaN canonical: one pattern). Only the
+    /// C front end builds it, as an injective key of a float in the tables of
+    /// uninterpreted library functions.
+    FloatBits,
 }
 
 /// The rounding direction of [`UnOp::RoundTo`] (IEEE `roundToIntegral` modes).
@@ -476,6 +480,10 @@ impl Expr {
             },
             UnOp::ToFloat { kind, .. } => Type::Float(kind),
             UnOp::FloatToInt(target) => target.ty(),
+            UnOp::FloatBits => match a.ty {
+                Type::Float(k) => Type::Bv(k.width()),
+                _ => a.ty.clone(),
+            },
             UnOp::Neg | UnOp::BitNot | UnOp::Abs | UnOp::FAbs | UnOp::Sqrt | UnOp::RoundTo(_) => {
                 a.ty.clone()
             }

@@ -171,6 +171,7 @@ impl Printer<'_> {
                 self.call(&f, &[a])
             }
             ExprKind::Unary(UnOp::FloatToInt(t), a) => self.call(&t.name(), &[a]),
+            ExprKind::Unary(UnOp::FloatBits, a) => self.call("float_bits", &[a]),
             ExprKind::Unary(UnOp::FloatFits(t), a) => {
                 self.call(&format!("fits_{}", t.name()), &[a])
             }

@@ -415,7 +415,8 @@ impl Checker<'_> {
             | UnOp::FloatIs(_)
             | UnOp::ToFloat { .. }
             | UnOp::FloatToInt(_)
-            | UnOp::FloatFits(_) => (false, "float function", "a float"),
+            | UnOp::FloatFits(_)
+            | UnOp::FloatBits => (false, "float function", "a float"),
         };
         if !ok {
             let hint = match (op, &a2.ty) {

@@ -66,6 +66,7 @@ pub fn unary(op: UnOp, kind: FloatKind, a: u64) -> Result<Value, InterpError> {
         UnOp::ToFloat { kind: to, .. } => Value::float(to, to.from_f64(kind.to_f64(a))),
         UnOp::FloatToInt(target) => to_int(target, kind, a),
         UnOp::FloatFits(target) => Value::bool(fits(target, kind, a).is_some()),
+        UnOp::FloatBits => Value::bv(u128::from(kind.canonical(a)), kind.width()),
         _ => return Err(mismatch(&format!("an operand of {op:?}"), &Value::float(kind, a))),
     })
 }

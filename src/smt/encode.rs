@@ -154,7 +154,8 @@ impl Encoder<'_> {
                     | UnOp::FloatIs(_)
                     | UnOp::ToFloat { .. }
                     | UnOp::FloatToInt(_)
-                    | UnOp::FloatFits(_) => unreachable!("checked IR: {op:?} on a float"),
+                    | UnOp::FloatFits(_)
+                    | UnOp::FloatBits => unreachable!("checked IR: {op:?} on a float"),
                 }
             }
             ExprKind::Binary(op, a, b) => {

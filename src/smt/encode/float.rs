@@ -228,6 +228,7 @@ pub fn unary(op: UnOp, kind: FloatKind, a: &Dynamic) -> Dynamic {
                 apply(&format!("to_{}", t.name()), kind, &[a], &super::sort(&t.ty()))
             }
             UnOp::FloatFits(t) => apply(&format!("fits_{}", t.name()), kind, &[a], &Sort::bool()),
+            UnOp::FloatBits => apply("bits", kind, &[a], &Sort::bitvector(kind.width())),
             UnOp::Neg => apply("neg", kind, &[a], &sort(kind)),
             UnOp::FAbs => apply("fabs", kind, &[a], &sort(kind)),
             UnOp::Sqrt => apply("sqrt", kind, &[a], &sort(kind)),
@@ -263,6 +264,12 @@ pub fn unary(op: UnOp, kind: FloatKind, a: &Dynamic) -> Dynamic {
         .into(),
         UnOp::FloatFits(t) => fits(kind, &x, t).into(),
         UnOp::FloatToInt(t) => to_int(kind, &x, t),
+        // Z3 leaves NaN's pattern open: the interpreter's canonical one, so that tables
+        // keyed by it replay.
+        UnOp::FloatBits => {
+            let nan = BV::from_u64(kind.nan(), kind.width());
+            x.is_nan().ite(&nan, &x.to_ieee_bv()).into()
+        }
         _ => unreachable!("checked IR: {op:?} on a float"),
     }
 }

@@ -67,7 +67,8 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                 | UnOp::RoundTo(_)
                 | UnOp::FloatIs(_)
                 | UnOp::FloatToInt(_)
-                | UnOp::FloatFits(_) => assert!(float(&a.ty)),
+                | UnOp::FloatFits(_)
+                | UnOp::FloatBits => assert!(float(&a.ty)),
                 UnOp::ToFloat { .. } => assert!(num(&a.ty) || float(&a.ty)),
                 UnOp::Not => assert_eq!(a.ty, Type::Bool),
                 UnOp::BitNot => assert!(matches!(a.ty, Type::Bv(_))),
@@ -81,6 +82,7 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                 _ if int_valued => Type::Int,
                 (UnOp::FloatIs(_) | UnOp::FloatFits(_), _) => Type::Bool,
                 (UnOp::FloatToInt(t), _) => t.ty(),
+                (UnOp::FloatBits, Type::Float(k)) => Type::Bv(k.width()),
                 (UnOp::ToFloat { kind, .. }, _) => Type::Float(*kind),
                 (UnOp::SignExt(n) | UnOp::ZeroExt(n), Type::Bv(w)) => Type::Bv(w + n),
                 _ => a.ty.clone(),

@@ -116,6 +116,7 @@ fn unary<T: F>(op: UnOp, x: T) -> u128 {
         UnOp::RoundTo(d) => x.round_dir(d).put(),
         UnOp::FloatIs(c) => x.class(c) as u128,
         UnOp::FloatFits(t) => fits(x.to_f64(), t) as u128,
+        UnOp::FloatBits => x.put(),
         UnOp::FloatToInt(t @ IntTarget::Bv { width, .. }) => {
             let d = x.to_f64();
             if fits(d, t) {
