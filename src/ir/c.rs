@@ -189,4 +189,7 @@ pub struct CView {
     /// The integer model the tuple was read under (reports say which).
     pub model: IntModel,
     pub copies: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    /// The library functions its copies call without a model (declared, not defined,
+    /// no spec, not one LANGUAGE.md models): uninterpreted, and the report says so.
+    pub uninterpreted: Vec<String>,
 }
