@@ -233,7 +233,8 @@ fn tuple(
                 p.old, old.name, p.new, new.name
             ));
         }
-        Ok(Expr::eq(Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
+        // `same`: floats equal bit for bit (C's `==` would pair -0.0 with 0.0).
+        Ok(Expr::same(Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
     };
     let pre: Vec<Expr> =
         inputs.iter().chain(&shared).map(|p| eq(&t, p, "input")).collect::<Result<_, _>>()?;
@@ -257,7 +258,11 @@ fn tuple(
         let mut copies = BTreeMap::new();
         copies.insert("old".to_string(), io.views.get(&name.old).cloned().unwrap_or_default());
         copies.insert("new".to_string(), inew.views.get(&name.new).cloned().unwrap_or_default());
-        t.c_view = Some(std::sync::Arc::new(CView { model: inew.model, copies }));
+        t.c_view = Some(std::sync::Arc::new(CView {
+            model: inew.model,
+            copies,
+            uninterpreted: Vec::new(),
+        }));
     }
     Ok(t)
 }

@@ -12,6 +12,7 @@
 pub mod annotation;
 pub mod ast;
 pub mod consts;
+pub mod float;
 pub mod literal;
 pub mod lower;
 pub mod parse;
@@ -636,7 +637,7 @@ fn tuple(
             let ty = tu.var(v).ty.clone();
             match firsts.get(name.as_str()) {
                 Some(first) => {
-                    tables.push(Expr::eq(Expr::var(*first, ty.clone()), Expr::var(v, ty)))
+                    tables.push(Expr::same(Expr::var(*first, ty.clone()), Expr::var(v, ty)))
                 }
                 None => {
                     firsts.insert(name, v);

@@ -225,9 +225,11 @@ impl Resolver<'_> {
                 Named::Failed => Some(None),
                 Named::NotAName => None,
             },
-            K::Binary(op @ (BinaryOp::ArrayEq | BinaryOp::Eq | BinaryOp::Ne), a, b) => {
-                self.array_comparison(lw, *op, a, b, e, env)
-            }
+            K::Binary(
+                op @ (BinaryOp::ArrayEq | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Ident),
+                a,
+                b,
+            ) => self.array_comparison(lw, *op, a, b, e, env),
             K::Index(..) => {
                 let mut idx = Vec::new();
                 let mut cur = e;

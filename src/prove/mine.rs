@@ -99,7 +99,7 @@ pub fn atoms(
             for x in guard_vars(a) {
                 for y in guard_vars(b) {
                     if same_name(x, y) {
-                        push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
+                        push(Expr::same(var_expr(x), var_expr(y)), &mut out);
                     }
                 }
             }
@@ -120,7 +120,7 @@ pub fn atoms(
             for &x in &ma {
                 for &y in &mb {
                     if same_name(x, y) {
-                        push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
+                        push(Expr::same(var_expr(x), var_expr(y)), &mut out);
                     }
                 }
             }
@@ -360,7 +360,7 @@ pub fn atoms(
                 _ => continue,
             };
             let within = Expr::binary(bound, var_expr(x), edge);
-            let unmoved = Expr::eq(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
+            let unmoved = Expr::same(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
             push(Expr::binary(BinOp::Or, within, unmoved), &mut out);
         }
     }

@@ -63,7 +63,7 @@ pub(super) fn candidates(tuple: &Tuple, seg: &Segments) -> (Vec<Expr>, usize) {
         let (a, b) = (&tuple.vars[x], &tuple.vars[y]);
         if a.copy != b.copy && a.name == b.name && a.ty == b.ty && a.ty.is_scalar() {
             let var = |v: usize| Expr::var(VarId(v as u32), tuple.vars[v].ty.clone());
-            push(Expr::eq(var(x), var(y)), &mut out);
+            push(Expr::same(var(x), var(y)), &mut out);
         }
     }
     if let Some(steps) = &steps {
@@ -154,7 +154,7 @@ pub(super) fn lag_candidates(
                 let tw = tuple.var(w);
                 if tw.name == tv.name && tw.ty == tv.ty && tv.ty.is_scalar() {
                     let var = |x: VarId| Expr::var(x, tv.ty.clone());
-                    push(Expr::eq(var(g), var(w)), &mut out);
+                    push(Expr::same(var(g), var(w)), &mut out);
                 }
             }
         }

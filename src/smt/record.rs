@@ -185,7 +185,7 @@ pub fn into_proof(items: Vec<Recorded>) -> crate::verdict::Recorded {
             quantified: r.quantified,
         });
     }
-    crate::verdict::Recorded { strategy, obligations, on: true }
+    crate::verdict::Recorded { strategy, obligations, on: true, float_encoding: None }
 }
 
 /// Records the valid obligation `∀A. ∃P. ∀B. phi` (the query engine's hook; `class` and
@@ -323,7 +323,69 @@ pub fn declarable(c: &Dynamic) -> bool {
         "and", "or", "xor", "+", "*", "bvor", "bvand", "bvxor", "bvadd", "bvmul", "concat",
         "str.++", "distinct", "true", "false",
     ];
-    !theory.contains(&name.as_str())
+    !theory.contains(&name.as_str()) && !is_float_literal(c)
+}
+
+/// Whether a nullary application is one of the FloatingPoint theory's literals (`(fp …)`,
+/// `(_ NaN 11 53)`, `(_ +oo …)`, `(_ -zero …)`, rounding modes): Z3 calls them constants.
+pub fn is_float_literal(c: &Dynamic) -> bool {
+    if c.kind() == z3::AstKind::Numeral {
+        return true;
+    }
+    matches!(c.get_sort().kind(), z3::SortKind::FloatingPoint | z3::SortKind::RoundingMode)
+        && matches!(
+            c.decl().name().as_str(),
+            "fp.numeral" | "fp" | "NaN" | "+oo" | "-oo" | "+zero" | "-zero"
+        )
+}
+
+/// The declarations the floats' abstraction needs in a script (`smt::encode`'s
+/// `FloatMode::Abstract`): its sorts and its functions (`ufp.add.double`), found in `phi`
+/// and inside its quantifiers. Its constants are declared with the others.
+fn abstraction_declarations(phi: &Bool) -> String {
+    let prefix = crate::smt::encode::FLOAT_ABSTRACT_PREFIX;
+    let ctx = z3::Context::thread_local();
+    let raw = ctx.get_z3_context();
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut sorts: std::collections::BTreeSet<String> = Default::default();
+    let mut funs: std::collections::BTreeMap<String, String> = Default::default();
+    let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(phi)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        let sort = d.get_sort().to_string();
+        if sort.starts_with(prefix) {
+            sorts.insert(sort.clone());
+        }
+        if d.kind() == z3::AstKind::Quantifier {
+            // SAFETY: as in `query::all_constants`: a live quantifier of this thread.
+            if let Some(body) = unsafe { z3_sys::Z3_get_quantifier_body(raw, d.get_z3_ast()) } {
+                stack.push(unsafe { Dynamic::wrap(&ctx, body) });
+            }
+            continue;
+        }
+        if !d.is_app() || d.num_children() == 0 {
+            continue;
+        }
+        let kids = d.children();
+        let name = d.decl().name();
+        if name.starts_with(prefix) {
+            let domain: Vec<String> = kids.iter().map(|k| k.get_sort().to_string()).collect();
+            funs.entry(name.clone())
+                .or_insert_with(|| format!("(declare-fun {name} ({}) {sort})", domain.join(" ")));
+        }
+        stack.extend(kids);
+    }
+    let mut text = String::new();
+    for s in sorts {
+        text.push_str(&format!("(declare-sort {s} 0)\n"));
+    }
+    for f in funs.values() {
+        text.push_str(f);
+        text.push('\n');
+    }
+    text
 }
 
 /// `phi` with empty `(and)` / `(or)` (among `consts`) replaced by `true` / `false`.
@@ -361,6 +423,7 @@ fn script(
     let mut text = String::new();
     text.push_str(&format!("; forex obligation: {step}\n; expected: unsat\n"));
     text.push_str("(set-logic ALL)\n");
+    text.push_str(&abstraction_declarations(phi));
     let declare = |text: &mut String, cs: &[Dynamic]| {
         for c in cs {
             text.push_str(&format!("(declare-fun {} () {})\n", c, c.get_sort()));

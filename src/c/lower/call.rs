@@ -61,6 +61,9 @@ impl Lowerer<'_, '_> {
         if let Some(def) = self.cx.functions.get(name).copied() {
             return self.inline(def, args, sp, out, discard);
         }
+        if let Some(v) = self.modelled_call(name, args, sp, out, discard) {
+            return v;
+        }
         if let Some(lib) = self.cx.libraries.get(name).copied() {
             return self.library(lib, args, sp, out);
         }

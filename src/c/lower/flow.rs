@@ -67,6 +67,8 @@ fn raw_jumps(s: &ast::Stmt, labels: &mut Vec<String>) -> Jumps {
             Jumps { brk: false, cont: false, ..j }
         }
         StmtKind::Switch(_, b) => Jumps { brk: false, ..raw_jumps(b, labels) },
+        // `exit(n);` ends the run like a `return` of the copy's function (`float::exit`).
+        StmtKind::Expr(e) if super::float::is_exit(e) => Jumps { ret: true, ..Jumps::default() },
         StmtKind::Decl(_) | StmtKind::Expr(_) | StmtKind::Empty | StmtKind::Other(_) => {
             Jumps::default()
         }

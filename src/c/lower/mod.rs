@@ -13,6 +13,7 @@
 
 mod call;
 mod expr;
+mod float;
 mod flow;
 mod formula;
 mod recursion;
@@ -184,6 +185,8 @@ impl Context<'_> {
         }
         let elem = match cur {
             CType::Int(k) => k.scalar(),
+            CType::Float(ast::FloatKind::Float) => CScalar::Float,
+            CType::Float(ast::FloatKind::Double) => CScalar::Double,
             CType::Enum(_) => super::consts::scalar_of(cur, self.tables()).unwrap_or(CScalar::Int),
             other => return Err((unsupported_type(other, self.file), declarator_made(other))),
         };
@@ -208,7 +211,7 @@ pub fn unsupported_type(t: &CType, file: &ast::File) -> String {
             "function pointers are not supported yet".into()
         }
         CType::Pointer(_) => "pointers are not supported yet".into(),
-        CType::Float(_) => "floating point is not supported yet".into(),
+        CType::Float(_) => "`long double` is not supported".into(),
         CType::Record(id) => match file.records.get(id.0 as usize).map(|r| r.kind) {
             Some(RecordKind::Union) => "`union` types are not supported yet".into(),
             _ => "`struct` types are not supported yet".into(),
@@ -477,6 +480,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         if !self.diags.is_empty() {
             return Err(Failure::Errors(self.diags));
         }
+        float::guard_conversions(&mut out);
         let mut next = 0;
         ir::renumber_loops(&mut out, &mut next);
         if too_deep(&out).is_some() {

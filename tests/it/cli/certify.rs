@@ -76,6 +76,7 @@ fn each_proof_kind_is_certified_by_cvc5() {
         (root.join("examples/async_loops.fe"), "prove", "aligned loops"),
         (root.join("tests/inputs/certificate/exists_loop.fe"), "prove", "∃-only loop"),
         (root.join("examples/reactive_od.fe"), "prove", "temporal"),
+        (root.join("tests/inputs/certificate/float_commutes.fe"), "prove", "float abstraction"),
         // The exhaustive searches' own claims as scripts (`refute::certify`).
         (root.join("examples/reactive_optimisation.fe"), "refute", "exhaustive bounded search"),
         (root.join("examples/c/pin_constant_time.c"), "refute", "exhaustive search of C"),
