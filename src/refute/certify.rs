@@ -135,6 +135,7 @@ fn claims_at(
     // 1: the smallest bound past which no ∀ run goes.
     let mut found = None;
     for unroll in UNROLLS {
+        stopped(cancel)?;
         let enc = encode_forall(tuple, init, n, unroll);
         let (_, live) = forall_guards(tuple, &enc);
         let looping: Vec<Bool> =
@@ -143,7 +144,7 @@ fn claims_at(
         parts.extend(live);
         parts.push(Bool::or(&looping));
         let step = format!("no ∀ run goes past {unroll} iteration(s) of a loop{at}");
-        let item = record::standalone(&step, &Bool::and(&parts).not(), &[], init);
+        let item = script_of(&step, &Bool::and(&parts).not(), &[], init)?;
         if z3_unsat(&item.script, cancel) {
             found = Some((unroll, enc, item));
             break;
@@ -164,6 +165,7 @@ fn claims_at(
     let forall_obs = |c: usize, i: usize| enc[c].done.as_ref().expect("reached").obs[i].clone();
     let has_exists = tuple.exists_copies().next().is_some();
     for unroll_e in UNROLLS {
+        stopped(cancel)?;
         let mut all = enc.iter().map(clone_encoded).collect::<Vec<_>>();
         for (c, _) in tuple.exists_copies() {
             all[c] = encode_copy_certified(tuple, c, init, n, unroll_e, PastBound::Residual);
@@ -188,7 +190,7 @@ fn claims_at(
         } else {
             format!("every ∀ run satisfies the property{at}")
         };
-        let item = record::standalone(&step, &hyp.implies(&witness), &params, &known);
+        let item = script_of(&step, &hyp.implies(&witness), &params, &known)?;
         if z3_unsat(&item.script, cancel) {
             let _ = unroll;
             return Ok(vec![past, item]);
@@ -225,17 +227,44 @@ fn beyond(
     cancel: &Cancel,
 ) -> Result<Recorded, String> {
     for unroll in UNROLLS {
+        stopped(cancel)?;
         let enc = encode_forall(tuple, init, n, unroll);
         let (_, live) = forall_guards(tuple, &enc);
         let mut parts = vec![pre.clone()];
         parts.extend(live);
         let step = format!("no ∀ run reaches observation {n} (loops up to {unroll} iteration(s))");
-        let item = record::standalone(&step, &Bool::and(&parts).not(), &[], init);
+        let item = script_of(&step, &Bool::and(&parts).not(), &[], init)?;
         if z3_unsat(&item.script, cancel) {
             return Ok(item);
         }
     }
     Err(format!("Z3 did not confirm that no ∀ run reaches observation {n}"))
+}
+
+fn stopped(cancel: &Cancel) -> Result<(), String> {
+    if cancel.is_cancelled() {
+        Err("the time limit ended the search for the claims' scripts".into())
+    } else {
+        Ok(())
+    }
+}
+
+/// The standalone script of one claim, unless its text would be too large to write (a
+/// larger bound's would be larger still, so the caller gives up on the claim).
+fn script_of(
+    step: &str,
+    phi: &Bool,
+    params: &[Dynamic],
+    known: &[Dynamic],
+) -> Result<Recorded, String> {
+    if !record::printable(phi) {
+        return Err(format!(
+            "the script of \"{step}\" would have more than {} nodes once shared subterms are \
+             expanded",
+            record::MAX_PRINTED_NODES
+        ));
+    }
+    Ok(record::standalone(step, phi, params, known))
 }
 
 /// Whether Z3, reading `script` as text, answers `unsat` within [`SCRIPT_LIMIT`].

@@ -284,7 +284,14 @@ pub fn standalone(step: &str, phi: &Bool, params: &[Dynamic], known: &[Dynamic])
 }
 
 /// Largest obligation (counted with its shared subterms expanded) written as a script.
-const MAX_PRINTED_NODES: u64 = 200_000;
+pub const MAX_PRINTED_NODES: u64 = 200_000;
+
+/// Whether `phi` can be written as a script: Z3 prints shared subterms once per
+/// occurrence, so a small DAG (an unfolded recursion's merged state) can print to an
+/// exponential text, and printing cannot be interrupted.
+pub fn printable(phi: &Bool) -> bool {
+    expanded_size(phi, MAX_PRINTED_NODES) <= MAX_PRINTED_NODES
+}
 
 /// The number of nodes of `t` with shared subterms counted once per occurrence (what its
 /// printed text grows with), saturating just above `cap`. A memoised DAG walk.

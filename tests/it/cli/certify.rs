@@ -299,3 +299,43 @@ fn an_exhaustive_search_is_certified_with_its_strategy() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("∃ strategy:") && text.contains(":= 1 + a.x@0 - b.x@0"), "{text}");
 }
+
+/// An unfolded recursion's merged state is a small DAG whose printed text is exponential:
+/// the exhaustive search's claims that cannot be written are listed as missing, and the
+/// verdict stays `verified` instead of running into the time limit while printing.
+#[test]
+fn claims_too_large_to_print_leave_the_search_verified_and_partly_certified() {
+    if !crate::common::have_cc("claims_too_large_to_print") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fib.c");
+    std::fs::write(
+        &file,
+        "/*@forex
+tuple fib_eq { forall a: fib_rec, b: fib_loop; pre a.n == b.n && a.n >= 0 && a.n <= 6; post a.ret == b.ret; }
+*/
+int fib_rec(int n) { if (n < 2) return n; return fib_rec(n - 1) + fib_rec(n - 2); }
+int fib_loop(int n) { int a = 0, b = 1; for (int i = 0; i < n; i++) { int t = a + b; a = b; b = t; } return a; }
+",
+    )
+    .unwrap();
+    let cert = dir.path().join("cert");
+    let out = Command::cargo_bin("forex")
+        .unwrap()
+        .args(["prove", "--engine", "refute", "--explain", "--timeout", "5", "--certificate"])
+        .arg(&cert)
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("exhaustive search: every ∀ run explored"), "{stdout}");
+    if !cvc5() {
+        return;
+    }
+    let (code, text) = certify(&cert);
+    assert!(text.contains("partly certified"), "{text}");
+    assert!(text.contains("would have more than 200000 nodes"), "{text}");
+    assert_ne!(code, 0, "{text}");
+}
