@@ -311,24 +311,35 @@ fn t_name(t: CScalar) -> &'static str {
 }
 
 /// Whether `e` converts a float to an integer somewhere, with the condition under
-/// which that conversion is evaluated (the branches of `?:`, `&&`, `||` it sits in).
-fn conversion_guards(e: &Expr, path: &Expr, out: &mut Vec<Expr>) {
+/// which that conversion is evaluated (the branches of `?:`, `&&`, `||` it sits in):
+/// `path` holds those conditions as a stack, joined only where a conversion is found, so
+/// a chain of `n` conditionals costs O(n), not O(n²) copies of its prefix.
+fn conversion_guards(e: &Expr, path: &mut Vec<Expr>, out: &mut Vec<Expr>) {
+    let under = |cond: Expr, e: &Expr, path: &mut Vec<Expr>, out: &mut Vec<Expr>| {
+        path.push(cond);
+        conversion_guards(e, path, out);
+        path.pop();
+    };
     match &e.kind {
         ExprKind::Unary(UnOp::FloatToInt(t), a) => {
             conversion_guards(a, path, out);
             let fits =
                 Expr { kind: ExprKind::Unary(UnOp::FloatFits(*t), a.clone()), ty: Type::Bool };
-            out.push(implies(path, fits));
+            out.push(if path.is_empty() {
+                fits
+            } else {
+                Expr::binary(BinOp::Implies, Expr::and_all(path.clone()), fits)
+            });
         }
         ExprKind::Ite(c, a, b) => {
             conversion_guards(c, path, out);
-            conversion_guards(a, &and(path.clone(), (**c).clone()), out);
-            conversion_guards(b, &and(path.clone(), Expr::negate((**c).clone())), out);
+            under((**c).clone(), a, path, out);
+            under(Expr::negate((**c).clone()), b, path, out);
         }
         ExprKind::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b) => {
             conversion_guards(a, path, out);
             let first = if *op == BinOp::Or { Expr::negate((**a).clone()) } else { (**a).clone() };
-            conversion_guards(b, &and(path.clone(), first), out);
+            under(first, b, path, out);
         }
         // Quantifiers and array literals hold no C conversions (formulas only).
         ExprKind::Quant { .. } => {}
@@ -354,11 +365,27 @@ fn conversion_guards(e: &Expr, path: &Expr, out: &mut Vec<Expr>) {
     }
 }
 
-fn implies(path: &Expr, e: Expr) -> Expr {
-    if matches!(path.kind, ExprKind::Bool(true)) {
-        e
-    } else {
-        Expr::binary(BinOp::Implies, path.clone(), e)
+/// Whether `e` holds a float-to-integer conversion outside quantifiers.
+fn has_conversion(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Unary(UnOp::FloatToInt(_), _) => true,
+        ExprKind::Quant { .. } => false,
+        ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
+            has_conversion(a)
+        }
+        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
+            has_conversion(a) || has_conversion(b)
+        }
+        ExprKind::Ite(a, b, c) | ExprKind::Fma(a, b, c) => {
+            has_conversion(a) || has_conversion(b) || has_conversion(c)
+        }
+        ExprKind::Var(_)
+        | ExprKind::Bound(_)
+        | ExprKind::Int(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Bv(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_) => false,
     }
 }
 
@@ -367,7 +394,9 @@ fn implies(path: &Expr, e: Expr) -> Expr {
 fn guards_of(es: &[&Expr], loc: crate::ir::Loc) -> Vec<Stmt> {
     let mut conds = Vec::new();
     for e in es {
-        conversion_guards(e, &Expr::bool(true), &mut conds);
+        if has_conversion(e) {
+            conversion_guards(e, &mut Vec::new(), &mut conds);
+        }
     }
     conds.into_iter().map(|cond| Stmt::Assume { cond, loc }).collect()
 }
