@@ -257,7 +257,8 @@ fn tuple(
         let mut copies = BTreeMap::new();
         copies.insert("old".to_string(), io.views.get(&name.old).cloned().unwrap_or_default());
         copies.insert("new".to_string(), inew.views.get(&name.new).cloned().unwrap_or_default());
-        t.c_view = Some(std::sync::Arc::new(CView { model: inew.model, copies }));
+        t.c_view =
+            Some(std::sync::Arc::new(CView { model: inew.model, copies, ..CView::default() }));
     }
     Ok(t)
 }

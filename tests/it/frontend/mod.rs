@@ -2,6 +2,7 @@
 
 mod c_annotations;
 mod c_diagnostics;
+mod c_memory;
 mod c_preprocess;
 mod c_semantics;
 mod check_valid;
