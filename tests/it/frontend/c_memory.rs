@@ -161,7 +161,7 @@ bad_input!(
     void_pointer_deref,
     in_function("  void *p = &x;\n  return *(int *)p + (*p, 0);"),
     "dereferencing a `void *`",
-    "4:24"
+    "4:23"
 );
 bad_input!(
     untyped_malloc,
@@ -188,7 +188,7 @@ bad_input!(
 bad_input!(
     struct_compared_with_number,
     "/*@forex tuple t { forall a: f, b: f; post a.s == b.x; } */\nstruct s { int a; };\nint f(int x) { struct s s = {x}; return s.a; }\n",
-    "`a.s` is a struct and `b.x` is not",
+    "`a.s` is struct s and `b.x` is int: only values of one type compare",
     "1:44"
 );
 bad_input!(
