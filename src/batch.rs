@@ -191,7 +191,7 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
     for f in files {
         let file = crate::frontend::display_name(&f.path);
         match load_file_recovering_with(&f.path, f.format, &opts.frontend) {
-            Ok(Recovered { module, broken, unused }) => {
+            Ok(Recovered { module, broken, limited, unused }) => {
                 let has_unused = unused.is_some();
                 if let Some(diags) = unused {
                     eprint!("{}", diags.render_colored(opts.diag_style, opts.diag_color));
@@ -203,7 +203,11 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                         expected: None,
                     }));
                 }
-                if module.tuples.is_empty() && broken.is_empty() && !has_unused {
+                if module.tuples.is_empty()
+                    && broken.is_empty()
+                    && limited.is_empty()
+                    && !has_unused
+                {
                     let (style, code) = (opts.diag_style, crate::diag::Code::NoTuple);
                     eprint!("{}", warning_line(style, Some(&file), code, "no tuple to prove"));
                 }
@@ -244,6 +248,22 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
                         in_file.push((b.loc, Entry::Done(result)));
                     }
                 }
+                // Past the front end's limits: undecided, with the limit as the reason.
+                for l in limited {
+                    for (i, p) in opts.select.iter().enumerate() {
+                        used[i] |= p.matches(&l.name);
+                    }
+                    if selected(&opts.select, &l.name) {
+                        let result = TupleResult {
+                            file: file.clone(),
+                            tuple: Some(l.name),
+                            loc: Some(l.loc),
+                            status: Status::Done(limit_outcome(&l.limit)),
+                            expected: None,
+                        };
+                        in_file.push((l.loc, Entry::Done(result)));
+                    }
+                }
                 in_file.sort_by_key(|(loc, _)| *loc);
                 entries.extend(in_file.into_iter().map(|(_, e)| e));
             }
@@ -267,6 +287,25 @@ pub fn load(files: &[InputFile], opts: &BatchOptions) -> Vec<Entry> {
         }
     }
     entries
+}
+
+/// The `unknown` outcome of a tuple whose programs ran into the front end's limits: a
+/// timeout (the time limit is the tuple's), or the memory running out (the size limit).
+fn limit_outcome(limit: &crate::frontend::LimitHit) -> crate::verdict::Outcome {
+    use crate::verdict::{Engine, Outcome, UnknownReason, Verdict};
+    let reason = match limit {
+        crate::frontend::LimitHit::Time(d) => UnknownReason::Timeout {
+            limit: *d,
+            during: Box::new(UnknownReason::Unsupported(limit.to_string())),
+        },
+        crate::frontend::LimitHit::Size { .. } => UnknownReason::MemoryOut(limit.to_string()),
+    };
+    Outcome {
+        verdict: Verdict::Unknown { reason },
+        engine: Engine::Prove,
+        time: std::time::Duration::ZERO,
+        stats: Default::default(),
+    }
 }
 
 /// The portfolio as a [`Decider`].

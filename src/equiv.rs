@@ -233,7 +233,8 @@ fn tuple(
                 p.old, old.name, p.new, new.name
             ));
         }
-        Ok(Expr::eq(Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
+        // `same`: floats equal bit for bit (C's `==` would pair -0.0 with 0.0).
+        Ok(Expr::same(Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
     };
     let pre: Vec<Expr> =
         inputs.iter().chain(&shared).map(|p| eq(&t, p, "input")).collect::<Result<_, _>>()?;

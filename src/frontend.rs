@@ -34,6 +34,9 @@ pub enum InputFormat {
 /// read differently.
 pub type Options = crate::c::Options;
 
+/// A limit of the C front end (time, size) that left a tuple undecided.
+pub use crate::c::LimitHit;
+
 /// Whether the file `name` is read as C under `format`.
 pub fn is_c(name: &str, format: InputFormat) -> bool {
     format == InputFormat::C || (format == InputFormat::Auto && name.ends_with(".c"))
@@ -67,7 +70,17 @@ fn load_c(name: &str, src: &str, opts: &Options) -> Result<Recovered, Diagnostic
         .map(|(tuple, loc, ds)| BrokenTuple { name: tuple, loc, diagnostics: whole(ds) })
         .collect();
     let unused = (!loaded.unused.is_empty()).then(|| whole(loaded.unused));
-    Ok(Recovered { module: loaded.module, broken, unused })
+    let limited = loaded
+        .limited
+        .into_iter()
+        .map(|(tuple, loc, limit, d)| LimitedTuple {
+            name: tuple,
+            loc,
+            limit,
+            diagnostics: whole(vec![d]),
+        })
+        .collect();
+    Ok(Recovered { module: loaded.module, broken, limited, unused })
 }
 
 /// The path that stands for standard input on the command line.
@@ -174,8 +187,10 @@ pub fn load_inline_with(
     if is_c(name, format) {
         let r = load_c(name, src, opts)?;
         let mut all: Vec<Diagnostic> = Vec::new();
-        for b in r.broken {
-            for d in b.diagnostics.items {
+        // Without a report to say `unknown` in, a limit is an error.
+        let limited = r.limited.into_iter().map(|l| l.diagnostics);
+        for b in r.broken.into_iter().map(|b| b.diagnostics).chain(limited) {
+            for d in b.items {
                 if !all.iter().any(|e| e.span == d.span && e.message == d.message) {
                     all.push(d);
                 }
@@ -263,11 +278,24 @@ pub struct BrokenTuple {
     pub diagnostics: Diagnostics,
 }
 
+/// A tuple whose programs ran into the front end's limits (time, size): undecided, not
+/// wrong; reports say `unknown` with the limit.
+#[derive(Clone, Debug)]
+pub struct LimitedTuple {
+    pub name: String,
+    pub loc: Loc,
+    pub limit: LimitHit,
+    /// The same, as a diagnostic at the tuple (for commands without a report).
+    pub diagnostics: Diagnostics,
+}
+
 /// A file loaded as far as its errors allow: the tuples that checked, and the broken ones.
 #[derive(Clone, Debug)]
 pub struct Recovered {
     pub module: Module,
     pub broken: Vec<BrokenTuple>,
+    /// C tuples past the front end's limits.
+    pub limited: Vec<LimitedTuple>,
     /// Errors that break no tuple (in a program no tuple uses): still input errors.
     pub unused: Option<Diagnostics>,
 }
@@ -308,6 +336,7 @@ pub fn load_file_recovering_with(
         return load_source_with(&name, &bytes, format, opts).map(|module| Recovered {
             module,
             broken: Vec::new(),
+            limited: Vec::new(),
             unused: None,
         });
     }
@@ -361,7 +390,7 @@ fn recover_fe(name: &str, src: &str) -> Result<Recovered, Diagnostics> {
     let (mut module, check_diags) = crate::check::check(&ast, name, &text, false);
     all.extend(check_diags.into_iter().map(|d| d.with_default_code(Code::Check)));
     if all.is_empty() {
-        return Ok(Recovered { module, broken: Vec::new(), unused: None });
+        return Ok(Recovered { module, broken: Vec::new(), limited: Vec::new(), unused: None });
     }
     let mut per_item: Vec<Vec<Diagnostic>> = vec![Vec::new(); items.len()];
     for d in &all {
@@ -418,7 +447,7 @@ fn recover_fe(name: &str, src: &str) -> Result<Recovered, Diagnostics> {
     let unused: Vec<Diagnostic> =
         broken_programs.into_values().filter(|p| !p.2).flat_map(|p| p.0).collect();
     let unused = (!unused.is_empty()).then(|| whole(unused));
-    Ok(Recovered { module, broken, unused })
+    Ok(Recovered { module, broken, limited: Vec::new(), unused })
 }
 
 /// A hyena0 file: read into the syntax tree, checked like a `.fe` file.

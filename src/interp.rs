@@ -14,6 +14,8 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
 
+mod float;
+
 /// How a run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunEnd {
@@ -375,6 +377,20 @@ pub fn eval_expr(expr: &Expr, state: &[Value]) -> Result<Value, InterpError> {
             _ => Err(InterpError::Malformed("bit-vector literal without a width".into())),
         },
         ExprKind::Str(s) => Ok(Value::Str { value: s.clone() }),
+        ExprKind::Float(bits) => match expr.ty {
+            Type::Float(k) => Ok(Value::float(k, *bits)),
+            _ => Err(InterpError::Malformed("float literal without a format".into())),
+        },
+        ExprKind::Fma(a, b, c) => {
+            match (eval_expr(a, state)?, eval_expr(b, state)?, eval_expr(c, state)?) {
+                (
+                    Value::Float { kind, bits: x },
+                    Value::Float { kind: k2, bits: y },
+                    Value::Float { kind: k3, bits: z },
+                ) if kind == k2 && kind == k3 => Ok(float::fma(kind, x, y, z)),
+                (a, ..) => Err(mismatch("three floats of one format for fma", &a)),
+            }
+        }
         ExprKind::ConstArray(a) => Ok(Value::Array {
             default: Box::new(eval_expr(a, state)?),
             entries: Default::default(),
@@ -421,6 +437,12 @@ pub fn eval_bool(expr: &Expr, state: &[Value]) -> Result<bool, InterpError> {
 }
 
 fn unary(op: UnOp, a: Value) -> Result<Value, InterpError> {
+    if let UnOp::ToFloat { kind, signed } = op {
+        return float::to_float(kind, signed, &a);
+    }
+    if let Value::Float { kind, bits } = a {
+        return float::unary(op, kind, bits);
+    }
     Ok(match (op, a) {
         (UnOp::Neg, Value::Int { value }) => Value::int(-value),
         (UnOp::Neg, Value::Bv { width, value }) => Value::bv(value.wrapping_neg(), width),
@@ -452,8 +474,14 @@ pub fn euclid_div_mod(a: &BigInt, b: &BigInt) -> (BigInt, BigInt) {
 
 fn binary(op: BinOp, a: Value, b: Value) -> Result<Value, InterpError> {
     use BinOp::*;
+    if let (Value::Float { kind, bits: x }, Value::Float { kind: k2, bits: y }) = (&a, &b) {
+        if kind == k2 {
+            return float::binary(op, *kind, *x, *y);
+        }
+    }
     match op {
-        Eq => return Ok(Value::bool(a == b)),
+        // Identity of values: C's `==` on floats is above.
+        Eq | Ident => return Ok(Value::bool(a == b)),
         Ne => return Ok(Value::bool(a != b)),
         _ => {}
     }

@@ -15,9 +15,25 @@
 //! with `x / 0 == 0` and `x % 0 == x`; bit-vector arithmetic wraps, comparisons and
 //! `/ %` are unsigned, with `x / 0 == all ones` and `x % 0 == x` (SMT-LIB); shifts are
 //! logical and take a shift amount of the same width.
+//!
+//! Floating point (`float`, `double`: IEEE-754 binary32 and binary64, as gcc compiles C
+//! on x86-64 with `-ffp-contract=off`): every operation rounds to nearest, ties to even;
+//! there is one NaN (SMT-LIB's: no sign, no payload; `copysign` and `signbit` read it as
+//! positive). `==`, `!=`, `<`, `<=`, `>`, `>=` on floats are C's (IEEE) comparisons: false
+//! on NaN except `!=`, and `-0.0 == 0.0`; `===` is identity (SMT-LIB `=`: NaN equals
+//! itself, +0 differs from −0), and `==` on arrays compares elements by identity too.
+//! `fmin`/`fmax` ignore a NaN argument and return the first argument on ties (glibc on
+//! x86-64: `fmin(-0.0, 0.0)` is `-0.0`, `fmin(0.0, -0.0)` is `0.0`). Conversions to a
+//! float round to nearest even; conversions from a float to an integer truncate toward
+//! zero and are total: NaN, infinities and values whose truncation the target cannot hold
+//! give 0. C gives those no meaning; [`UnOp::FloatFits`] says whether the conversion is
+//! in range, and a front end for C turns it into a guarded `assume` (no run), like
+//! division by zero.
 
 use num_bigint::BigInt;
 use std::fmt;
+
+pub use float::FloatKind;
 
 /// Largest nesting depth of expressions and statements the checker accepts.
 pub const MAX_DEPTH: usize = 400;
@@ -76,11 +92,21 @@ pub enum Type {
     Array(Box<Type>),
     /// A string of characters (Z3's sequence theory).
     Str,
+    /// An IEEE-754 float (`float` or `double`).
+    Float(FloatKind),
 }
 
 impl Type {
     pub fn is_scalar(&self) -> bool {
         !matches!(self, Type::Array(_))
+    }
+    /// A float, or an array of floats.
+    pub fn has_float(&self) -> bool {
+        match self {
+            Type::Float(_) => true,
+            Type::Array(elem) => elem.has_float(),
+            _ => false,
+        }
     }
 }
 
@@ -92,6 +118,7 @@ impl fmt::Display for Type {
             Type::Bv(w) => write!(f, "bv{w}"),
             Type::Array(elem) => write!(f, "{elem}[]"),
             Type::Str => write!(f, "string"),
+            Type::Float(k) => write!(f, "{k}"),
         }
     }
 }
@@ -129,6 +156,109 @@ pub enum UnOp {
     SignExt(u32),
     /// Zero extension of a bvN by `n` bits to bv(N+n) (SMT-LIB `zero_extend`; C front end).
     ZeroExt(u32),
+    /// `fabs(x)`: the float with its sign cleared (NaN stays NaN).
+    FAbs,
+    /// `sqrt(x)`, correctly rounded (`sqrt(-0.0)` is -0.0, negative numbers give NaN).
+    Sqrt,
+    /// Rounding a float to an integral float in a direction (`floor`, `ceil`, …).
+    RoundTo(RoundDir),
+    /// A classification of a float (`isnan`, …): a bool.
+    FloatIs(FloatClass),
+    /// Conversion to a float of the given format, rounding to nearest even: from a float,
+    /// an int, or a bit-vector read as unsigned (`signed: false`) or two's complement.
+    ToFloat { kind: FloatKind, signed: bool },
+    /// Conversion of a float to an integer, truncating toward zero; total (0 for NaN,
+    /// infinities and out-of-range values; see [`UnOp::FloatFits`]).
+    FloatToInt(IntTarget),
+    /// Whether [`UnOp::FloatToInt`] of the float is in range: the float is finite and its
+    /// truncation is a value of the target. C's conversion has no run otherwise.
+    FloatFits(IntTarget),
+    /// The float's bit pattern as a bvN of its width (NaN canonical: one pattern). Only the
+    /// C front end builds it, as an injective key of a float in the tables of
+    /// uninterpreted library functions.
+    FloatBits,
+}
+
+/// The rounding direction of [`UnOp::RoundTo`] (IEEE `roundToIntegral` modes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RoundDir {
+    /// `floor`: toward −∞.
+    Floor,
+    /// `ceil`: toward +∞.
+    Ceil,
+    /// `trunc`: toward zero.
+    Trunc,
+    /// `round`: to nearest, halves away from zero (C's `round`).
+    Round,
+    /// `rint`/`nearbyint`: to nearest, halves to even (C's default rounding mode).
+    Rint,
+}
+
+impl RoundDir {
+    pub fn name(self) -> &'static str {
+        match self {
+            RoundDir::Floor => "floor",
+            RoundDir::Ceil => "ceil",
+            RoundDir::Trunc => "trunc",
+            RoundDir::Round => "round",
+            RoundDir::Rint => "rint",
+        }
+    }
+}
+
+/// The classifications of [`UnOp::FloatIs`], as C's `math.h` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatClass {
+    Nan,
+    Inf,
+    Finite,
+    Normal,
+    Subnormal,
+    Zero,
+    /// `signbit(x)`: the sign bit is set (`-0.0` included; false for NaN, see above).
+    SignBit,
+}
+
+impl FloatClass {
+    /// The function's name in `.fe` (C's `math.h` name, `iszero` forex's own).
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatClass::Nan => "isnan",
+            FloatClass::Inf => "isinf",
+            FloatClass::Finite => "isfinite",
+            FloatClass::Normal => "isnormal",
+            FloatClass::Subnormal => "issubnormal",
+            FloatClass::Zero => "iszero",
+            FloatClass::SignBit => "signbit",
+        }
+    }
+}
+
+/// The integer type a float converts to ([`UnOp::FloatToInt`], [`UnOp::FloatFits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntTarget {
+    /// Unbounded `int`: every finite float fits.
+    Int,
+    /// A bvN read as unsigned (0..2^N) or as two's complement (−2^(N−1)..2^(N−1)).
+    Bv { width: u32, signed: bool },
+}
+
+impl IntTarget {
+    /// The IR type of the converted value.
+    pub fn ty(self) -> Type {
+        match self {
+            IntTarget::Int => Type::Int,
+            IntTarget::Bv { width, .. } => Type::Bv(width),
+        }
+    }
+    /// The conversion's name in `.fe`: `int`, `bv8`, `sbv8`.
+    pub fn name(self) -> String {
+        match self {
+            IntTarget::Int => "int".into(),
+            IntTarget::Bv { width, signed: false } => format!("bv{width}"),
+            IntTarget::Bv { width, signed: true } => format!("sbv{width}"),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -171,6 +301,14 @@ pub enum BinOp {
     AShr,
     /// `concat(a, b)` on strings (ForEx `str.++`).
     Concat,
+    /// `a === b`: identity (SMT-LIB `=`). On floats NaN is identical to itself and +0 is
+    /// not identical to −0; the checker writes `===` on other types as `==`.
+    Ident,
+    /// `fmin(a, b)`, `fmax(a, b)` on floats (semantics in the header).
+    FMin,
+    FMax,
+    /// `copysign(a, b)`: `a`'s magnitude with `b`'s sign.
+    CopySign,
 }
 
 impl BinOp {
@@ -208,12 +346,38 @@ impl BinOp {
             SRem => "srem",
             AShr => "ashr",
             Concat => "concat",
+            Ident => "===",
+            FMin => "fmin",
+            FMax => "fmax",
+            CopySign => "copysign",
         }
     }
     /// Written as a call `f(a, b)` rather than infix.
     pub fn is_function(self) -> bool {
         use BinOp::*;
-        matches!(self, Min | Max | SLt | SLe | SGt | SGe | SDiv | SRem | AShr | Concat)
+        matches!(
+            self,
+            Min | Max
+                | SLt
+                | SLe
+                | SGt
+                | SGe
+                | SDiv
+                | SRem
+                | AShr
+                | Concat
+                | FMin
+                | FMax
+                | CopySign
+        )
+    }
+    /// Whether the operator's result is a bool whatever its operands.
+    pub fn is_predicate(self) -> bool {
+        use BinOp::*;
+        matches!(
+            self,
+            Lt | Le | Gt | Ge | Eq | Ne | And | Or | Implies | Iff | SLt | SLe | SGt | SGe | Ident
+        )
     }
 }
 
@@ -258,6 +422,9 @@ pub enum ExprKind {
     Bv(u128),
     /// A string literal (printable ASCII).
     Str(String),
+    /// A float literal: its bit pattern, canonical (`FloatKind::canonical`); the format is
+    /// in `Expr::ty`.
+    Float(u64),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -273,6 +440,8 @@ pub enum ExprKind {
         lo: u32,
         arg: Box<Expr>,
     },
+    /// `fma(a, b, c)`: `a * b + c` on floats with one rounding.
+    Fma(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `forall x: int :: body` / `exists …` (only in pre, post and hints).
     Quant {
         quantifier: Quantifier,
@@ -296,6 +465,36 @@ impl Expr {
     pub fn bv(value: u128, width: u32) -> Expr {
         Expr { kind: ExprKind::Bv(value), ty: Type::Bv(width) }
     }
+    /// A float literal of `kind` from its bits (made canonical).
+    pub fn float(kind: FloatKind, bits: u64) -> Expr {
+        Expr { kind: ExprKind::Float(kind.canonical(bits)), ty: Type::Float(kind) }
+    }
+    /// `op a` with the result type the operator gives.
+    pub fn unary(op: UnOp, a: Expr) -> Expr {
+        let ty = match op {
+            UnOp::Not | UnOp::FloatIs(_) | UnOp::FloatFits(_) => Type::Bool,
+            UnOp::BvToInt | UnOp::StrLen => Type::Int,
+            UnOp::SignExt(n) | UnOp::ZeroExt(n) => match a.ty {
+                Type::Bv(w) => Type::Bv(w + n),
+                _ => a.ty.clone(),
+            },
+            UnOp::ToFloat { kind, .. } => Type::Float(kind),
+            UnOp::FloatToInt(target) => target.ty(),
+            UnOp::FloatBits => match a.ty {
+                Type::Float(k) => Type::Bv(k.width()),
+                _ => a.ty.clone(),
+            },
+            UnOp::Neg | UnOp::BitNot | UnOp::Abs | UnOp::FAbs | UnOp::Sqrt | UnOp::RoundTo(_) => {
+                a.ty.clone()
+            }
+        };
+        Expr { kind: ExprKind::Unary(op, Box::new(a)), ty }
+    }
+    /// `fma(a, b, c)`.
+    pub fn fma(a: Expr, b: Expr, c: Expr) -> Expr {
+        let ty = a.ty.clone();
+        Expr { kind: ExprKind::Fma(Box::new(a), Box::new(b), Box::new(c)), ty }
+    }
     /// The number `k` as a literal of `ty`: an integer, or for `bvN` k modulo 2^N (so
     /// -1 is all ones). `None` for other types.
     pub fn number(ty: &Type, k: i64) -> Option<Expr> {
@@ -318,17 +517,24 @@ impl Expr {
     }
     /// Builds `a op b`, computing the result type from the operator and `a`'s type.
     pub fn binary(op: BinOp, a: Expr, b: Expr) -> Expr {
-        use BinOp::*;
-        let ty = match op {
-            Lt | Le | Gt | Ge | Eq | Ne | And | Or | Implies | Iff | SLt | SLe | SGt | SGe => {
-                Type::Bool
-            }
-            _ => a.ty.clone(),
-        };
+        let ty = if op.is_predicate() { Type::Bool } else { a.ty.clone() };
         Expr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), ty }
     }
     pub fn eq(a: Expr, b: Expr) -> Expr {
         Expr::binary(BinOp::Eq, a, b)
+    }
+    /// `a === b` on floats (identity), `a == b` on other types: the equality that makes
+    /// two values the same value (what "equal inputs" and "equal outputs" mean).
+    pub fn same(a: Expr, b: Expr) -> Expr {
+        let op = if matches!(a.ty, Type::Float(_)) { BinOp::Ident } else { BinOp::Eq };
+        Expr::binary(op, a, b)
+    }
+    /// Whether a float occurs in this expression's type or any subexpression's.
+    pub fn mentions_float(&self) -> bool {
+        self.any_node(&|e| {
+            e.ty.has_float()
+                || matches!(&e.kind, ExprKind::Quant { var_ty, .. } if var_ty.has_float())
+        })
     }
     /// Conjunction of all `parts`; `true` when empty.
     pub fn and_all(parts: impl IntoIterator<Item = Expr>) -> Expr {
@@ -362,6 +568,7 @@ impl Expr {
                 | ExprKind::Int(_)
                 | ExprKind::Bool(_)
                 | ExprKind::Bv(_)
+                | ExprKind::Float(_)
                 | ExprKind::Str(_) => false,
                 ExprKind::Unary(_, a)
                 | ExprKind::ConstArray(a)
@@ -370,7 +577,9 @@ impl Expr {
                 ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
                     a.any_node(p) || b.any_node(p)
                 }
-                ExprKind::Ite(c, a, b) => c.any_node(p) || a.any_node(p) || b.any_node(p),
+                ExprKind::Ite(c, a, b) | ExprKind::Fma(c, a, b) => {
+                    c.any_node(p) || a.any_node(p) || b.any_node(p)
+                }
             }
     }
     /// Whether a quantifier occurs anywhere in the expression.
@@ -387,11 +596,13 @@ impl Expr {
             | ExprKind::Int(_)
             | ExprKind::Bool(_)
             | ExprKind::Bv(_)
+            | ExprKind::Float(_)
             | ExprKind::Str(_) => return self.clone(),
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, g(a)),
             ExprKind::ConstArray(a) => ExprKind::ConstArray(g(a)),
             ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, g(a), g(b)),
             ExprKind::Ite(c, a, b) => ExprKind::Ite(g(c), g(a), g(b)),
+            ExprKind::Fma(a, b, c) => ExprKind::Fma(g(a), g(b), g(c)),
             ExprKind::Select(a, i) => ExprKind::Select(g(a), g(i)),
             ExprKind::Extract { hi, lo, arg } => {
                 ExprKind::Extract { hi: *hi, lo: *lo, arg: g(arg) }
@@ -413,6 +624,7 @@ impl Expr {
             | ExprKind::Int(_)
             | ExprKind::Bool(_)
             | ExprKind::Bv(_)
+            | ExprKind::Float(_)
             | ExprKind::Str(_) => {}
             ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
                 a.for_each_var(f)
@@ -422,7 +634,7 @@ impl Expr {
                 a.for_each_var(f);
                 b.for_each_var(f);
             }
-            ExprKind::Ite(c, a, b) => {
+            ExprKind::Ite(c, a, b) | ExprKind::Fma(c, a, b) => {
                 c.for_each_var(f);
                 a.for_each_var(f);
                 b.for_each_var(f);
@@ -437,6 +649,7 @@ impl Expr {
             | ExprKind::Int(_)
             | ExprKind::Bool(_)
             | ExprKind::Bv(_)
+            | ExprKind::Float(_)
             | ExprKind::Str(_) => self.kind.clone(),
             ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(a.map_vars(f))),
             ExprKind::ConstArray(a) => ExprKind::ConstArray(Box::new(a.map_vars(f))),
@@ -460,6 +673,11 @@ impl Expr {
                 Box::new(c.map_vars(f)),
                 Box::new(a.map_vars(f)),
                 Box::new(b.map_vars(f)),
+            ),
+            ExprKind::Fma(a, b, c) => ExprKind::Fma(
+                Box::new(a.map_vars(f)),
+                Box::new(b.map_vars(f)),
+                Box::new(c.map_vars(f)),
             ),
         };
         Expr { kind, ty: self.ty.clone() }
@@ -533,10 +751,18 @@ pub enum Stmt {
 pub type Block = Vec<Stmt>;
 
 impl Stmt {
-    /// Variables this statement (and everything nested in it) may write.
+    /// Variables this statement (and everything nested in it) may write, appended to
+    /// `out` when not in it already.
     pub fn modified_vars(&self, out: &mut Vec<VarId>) {
+        let mut seen: std::collections::HashSet<VarId> = out.iter().copied().collect();
+        self.modified_into(out, &mut seen);
+    }
+
+    /// [`Stmt::modified_vars`] with the set of `out`'s variables (a lookup per write, not
+    /// a scan of `out`: a program inlined from thousands of calls writes thousands).
+    fn modified_into(&self, out: &mut Vec<VarId>, seen: &mut std::collections::HashSet<VarId>) {
         let mut push = |v: VarId| {
-            if !out.contains(&v) {
+            if seen.insert(v) {
                 out.push(v)
             }
         };
@@ -547,12 +773,12 @@ impl Stmt {
             Stmt::If { then_branch, else_branch, .. }
             | Stmt::IfStar { then_branch, else_branch, .. } => {
                 for s in then_branch.iter().chain(else_branch) {
-                    s.modified_vars(out);
+                    s.modified_into(out, seen);
                 }
             }
             Stmt::While { body, .. } => {
                 for s in body {
-                    s.modified_vars(out);
+                    s.modified_into(out, seen);
                 }
             }
         }
@@ -636,8 +862,9 @@ pub fn has_observe(block: &[Stmt]) -> bool {
 /// Variables a block may write, in first-write order.
 pub fn modified_vars(block: &[Stmt]) -> Vec<VarId> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for s in block {
-        s.modified_vars(&mut out);
+        s.modified_into(&mut out, &mut seen);
     }
     out
 }
@@ -650,7 +877,9 @@ pub fn expr_depth(e: &Expr) -> usize {
         }
         ExprKind::Quant { body, .. } => expr_depth(body),
         ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => expr_depth(a).max(expr_depth(b)),
-        ExprKind::Ite(c, a, b) => expr_depth(c).max(expr_depth(a)).max(expr_depth(b)),
+        ExprKind::Ite(c, a, b) | ExprKind::Fma(c, a, b) => {
+            expr_depth(c).max(expr_depth(a)).max(expr_depth(b))
+        }
         _ => 0,
     }
 }
@@ -676,6 +905,7 @@ pub fn renumber_loops(block: &mut [Stmt], next: &mut u32) {
 }
 
 pub mod c;
+pub mod float;
 pub mod steps;
 mod tuple;
 pub use tuple::*;

@@ -546,38 +546,15 @@ fn unknown_outcome(engine: Engine, reason: UnknownReason) -> Outcome {
     }
 }
 
-/// Runs an engine, turning a panic into `unknown` so that the other engine's answer
-/// still counts and the process survives.
 /// The text of a caught panic's payload.
 pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".into())
+    crate::smt::session::panic_message(payload)
 }
 
-/// Runs one engine under `cancel`, turning a panic into `unknown`. A panic once `cancel`
-/// fired is the stop, not a fault: Z3 calls other than checks (`simplify`) return null
-/// when interrupted, and the z3 crate panics on that; likewise once memory ran out.
+/// Runs one engine under `cancel`, turning a panic into `unknown` (the engines' entry
+/// points guard themselves too; this also covers the portfolio's own work around them).
 fn guarded(engine: Engine, cancel: &Cancel, f: impl FnOnce() -> Outcome) -> Outcome {
-    let start = Instant::now();
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
-        let msg = panic_message(&*panic);
-        let reason = if cancel.timed_out() {
-            UnknownReason::Cancelled("the time limit was reached".into())
-        } else if cancel.is_cancelled() {
-            UnknownReason::Cancelled("cancelled".into())
-        } else if crate::smt::memory::out_of_memory() {
-            // Z3 calls other than checks return no object when memory runs out.
-            UnknownReason::MemoryOut(crate::smt::session::Why::MemoryOut.to_string())
-        } else {
-            UnknownReason::EnginePanic(format!("internal error (panic: {msg})"))
-        };
-        let mut out = unknown_outcome(engine, reason);
-        out.time = start.elapsed();
-        out
-    })
+    crate::smt::session::guarded(engine, cancel, f)
 }
 
 /// The engines gave up (or one answered definitively, which then wins): one `unknown`

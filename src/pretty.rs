@@ -46,8 +46,14 @@ pub fn conjunction_with(tuple: &Tuple, atoms: &[Expr], name: &dyn Fn(VarId) -> S
 /// `e` with every variable-free, quantifier-free scalar subexpression replaced by its
 /// value (left as it is where evaluation fails, e.g. on a division by zero).
 fn fold_closed(e: &Expr) -> Expr {
-    let literal =
-        matches!(e.kind, ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::Bv(_) | ExprKind::Str(_));
+    let literal = matches!(
+        e.kind,
+        ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Bv(_)
+            | ExprKind::Str(_)
+            | ExprKind::Float(_)
+    );
     let open =
         |n: &Expr| matches!(n.kind, ExprKind::Var(_) | ExprKind::Bound(_) | ExprKind::Quant { .. });
     if !literal && e.ty.is_scalar() && !e.any_node(&open) {
@@ -55,10 +61,26 @@ fn fold_closed(e: &Expr) -> Expr {
             Ok(Value::Int { value }) => return Expr::int(value),
             Ok(Value::Bool { value }) => return Expr::bool(value),
             Ok(Value::Bv { width, value }) => return Expr::bv(value, width),
+            Ok(Value::Float { kind, bits }) => return Expr::float(kind, bits),
             _ => {}
         }
     }
     e.map_children(&fold_closed)
+}
+
+/// A float literal as `.fe` reads it back to the same bits: the shortest decimal (`0.1`,
+/// `0.1f`, `-0.0`), and for the values without a literal a division (`(0.0 / 0.0)` is
+/// NaN, `(1.0 / 0.0)` is infinity).
+pub fn float_literal(kind: crate::ir::FloatKind, bits: u64) -> String {
+    let f = if kind == crate::ir::FloatKind::F32 { "f" } else { "" };
+    if kind.is_nan(bits) {
+        return format!("(0.0{f} / 0.0{f})");
+    }
+    if kind.is_infinite(bits) {
+        let sign = if kind.is_negative(bits) { "-" } else { "" };
+        return format!("({sign}1.0{f} / 0.0{f})");
+    }
+    format!("{}{f}", crate::ir::float::decimal_text(kind, bits))
 }
 
 /// Carries the names of the quantified variables in scope, so they print as written.
@@ -78,10 +100,13 @@ fn atomic(e: &Expr) -> bool {
         | ExprKind::Str(_)
         | ExprKind::Select(..)
         | ExprKind::Extract { .. } => true,
-        ExprKind::Unary(
-            UnOp::Abs | UnOp::BvToInt | UnOp::StrLen | UnOp::SignExt(_) | UnOp::ZeroExt(_),
-            _,
-        ) => true,
+        ExprKind::Float(bits) => match e.ty {
+            Type::Float(k) => !k.is_negative(*bits) && !k.is_nan(*bits) && !k.is_infinite(*bits),
+            _ => false,
+        },
+        ExprKind::Fma(..) => true,
+        ExprKind::Unary(UnOp::Neg | UnOp::Not | UnOp::BitNot, _) => false,
+        ExprKind::Unary(..) => true,
         ExprKind::Binary(op, ..) => op.is_function(),
         _ => false,
     }
@@ -131,6 +156,24 @@ impl Printer<'_> {
             ExprKind::Bv(v) => {
                 let w = if let Type::Bv(w) = e.ty { w } else { 0 };
                 let _ = write!(self.out, "{}", Value::bv(*v, w));
+            }
+            ExprKind::Float(bits) => {
+                let Type::Float(k) = e.ty else { return };
+                self.out.push_str(&float_literal(k, *bits));
+            }
+            ExprKind::Fma(a, b, c) => self.call("fma", &[a, b, c]),
+            ExprKind::Unary(UnOp::FAbs, a) => self.call("fabs", &[a]),
+            ExprKind::Unary(UnOp::Sqrt, a) => self.call("sqrt", &[a]),
+            ExprKind::Unary(UnOp::RoundTo(d), a) => self.call(d.name(), &[a]),
+            ExprKind::Unary(UnOp::FloatIs(c), a) => self.call(c.name(), &[a]),
+            ExprKind::Unary(UnOp::ToFloat { kind, signed }, a) => {
+                let f = if *signed { format!("{kind}_of_signed") } else { kind.name().to_string() };
+                self.call(&f, &[a])
+            }
+            ExprKind::Unary(UnOp::FloatToInt(t), a) => self.call(&t.name(), &[a]),
+            ExprKind::Unary(UnOp::FloatBits, a) => self.call("float_bits", &[a]),
+            ExprKind::Unary(UnOp::FloatFits(t), a) => {
+                self.call(&format!("fits_{}", t.name()), &[a])
             }
             ExprKind::Unary(UnOp::Abs, a) => self.call("abs", &[a]),
             ExprKind::Unary(UnOp::BvToInt, a) => self.call("int", &[a]),

@@ -5,6 +5,7 @@ mod parse;
 
 pub use parse::split_top_level;
 
+use crate::ir::float::{self as fl, FloatKind};
 use crate::ir::Type;
 use num_bigint::BigInt;
 use num_traits::Zero;
@@ -12,8 +13,11 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// In JSON a float is `{"type": "double", "value": "0.1", "hex": "0x1.999999999999ap-4"}`
+/// (`"float"` for binary32): the shortest decimal that reads back, and the exact C hex
+/// float, which is what is read back when present.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
+#[serde(into = "repr::Repr", try_from = "repr::Repr")]
 pub enum Value {
     Int {
         #[serde(with = "bigint_string")]
@@ -42,6 +46,12 @@ pub enum Value {
         #[serde(with = "entries_list")]
         entries: BTreeMap<BigInt, Value>,
     },
+    /// A float of the given format as its bit pattern, canonical (one NaN, see
+    /// `ir::float`): `==` on values is identity (`===`), not C's `==`.
+    Float {
+        kind: FloatKind,
+        bits: u64,
+    },
 }
 
 impl Value {
@@ -55,6 +65,16 @@ impl Value {
     pub fn bv(value: u128, width: u32) -> Value {
         Value::Bv { width, value: value & bv_mask(width) }
     }
+    /// A float from its bit pattern (NaNs made the one NaN).
+    pub fn float(kind: FloatKind, bits: u64) -> Value {
+        Value::Float { kind, bits: kind.canonical(bits) }
+    }
+    pub fn f64(x: f64) -> Value {
+        Value::float(FloatKind::F64, x.to_bits())
+    }
+    pub fn f32(x: f32) -> Value {
+        Value::float(FloatKind::F32, u64::from(x.to_bits()))
+    }
     /// The zero / false / empty value of a type (the default for arrays and fresh states).
     pub fn default_of(ty: &Type) -> Value {
         match ty {
@@ -62,6 +82,7 @@ impl Value {
             Type::Bool => Value::bool(false),
             Type::Bv(w) => Value::bv(0, *w),
             Type::Str => Value::Str { value: String::new() },
+            Type::Float(k) => Value::float(*k, 0),
             Type::Array(elem) => Value::Array {
                 default: Box::new(Value::default_of(elem)),
                 entries: BTreeMap::new(),
@@ -105,6 +126,7 @@ impl Value {
             (Value::Int { .. }, Type::Int) | (Value::Bool { .. }, Type::Bool) => true,
             (Value::Bv { width, .. }, Type::Bv(w)) => width == w,
             (Value::Str { .. }, Type::Str) => true,
+            (Value::Float { kind, .. }, Type::Float(k)) => kind == k,
             (Value::Array { default, entries }, Type::Array(elem)) => {
                 default.has_type(elem) && entries.values().all(|v| v.has_type(elem))
             }
@@ -134,6 +156,16 @@ impl fmt::Display for Value {
                 }
             }
             Value::Str { value } => write!(f, "{}", crate::ir::escape_string(value)),
+            Value::Float { kind, bits } => {
+                // Exact and readable: `0.1 (0x1.999999999999ap-4)`; `f` marks a binary32.
+                let suffix = if *kind == FloatKind::F32 { "f" } else { "" };
+                let dec = fl::decimal_text(*kind, *bits);
+                if kind.is_nan(*bits) || kind.is_infinite(*bits) {
+                    write!(f, "{dec}{suffix}")
+                } else {
+                    write!(f, "{dec}{suffix} ({}{suffix})", fl::hex_text(*kind, *bits))
+                }
+            }
             Value::Array { default, entries } => {
                 write!(f, "[")?;
                 for (i, (k, v)) in entries.iter().enumerate() {
@@ -154,6 +186,93 @@ impl fmt::Display for Value {
 impl Default for Value {
     fn default() -> Self {
         Value::Int { value: BigInt::zero() }
+    }
+}
+
+/// The JSON form of values: the derived form, with floats spelled out (see [`Value`]).
+mod repr {
+    use super::{bigint_string, bv_string, entries_list, fl, FloatKind, Value};
+    use num_bigint::BigInt;
+    use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(tag = "type", rename_all = "lowercase")]
+    pub enum Repr {
+        Int {
+            #[serde(with = "bigint_string")]
+            value: BigInt,
+        },
+        Bool {
+            value: bool,
+        },
+        Bv {
+            width: u32,
+            #[serde(with = "bv_string")]
+            value: u128,
+        },
+        #[serde(rename = "string")]
+        Str {
+            value: String,
+        },
+        Array {
+            default: Box<Value>,
+            #[serde(with = "entries_list")]
+            entries: BTreeMap<BigInt, Value>,
+        },
+        Float(FloatText),
+        Double(FloatText),
+    }
+
+    #[derive(Serialize, Deserialize)]
+    pub struct FloatText {
+        value: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hex: Option<String>,
+    }
+
+    impl From<Value> for Repr {
+        fn from(v: Value) -> Repr {
+            match v {
+                Value::Int { value } => Repr::Int { value },
+                Value::Bool { value } => Repr::Bool { value },
+                Value::Bv { width, value } => Repr::Bv { width, value },
+                Value::Str { value } => Repr::Str { value },
+                Value::Array { default, entries } => Repr::Array { default, entries },
+                Value::Float { kind, bits } => {
+                    let finite = !kind.is_nan(bits) && !kind.is_infinite(bits);
+                    let text = FloatText {
+                        value: fl::decimal_text(kind, bits),
+                        hex: finite.then(|| fl::hex_text(kind, bits)),
+                    };
+                    match kind {
+                        FloatKind::F32 => Repr::Float(text),
+                        FloatKind::F64 => Repr::Double(text),
+                    }
+                }
+            }
+        }
+    }
+
+    impl TryFrom<Repr> for Value {
+        type Error = String;
+        fn try_from(r: Repr) -> Result<Value, String> {
+            let float = |kind: FloatKind, t: FloatText| {
+                let text = t.hex.unwrap_or(t.value);
+                fl::parse_value_text(&text, kind)
+                    .map(|bits| Value::float(kind, bits))
+                    .ok_or_else(|| format!("`{text}` is not a {kind} value"))
+            };
+            Ok(match r {
+                Repr::Int { value } => Value::Int { value },
+                Repr::Bool { value } => Value::Bool { value },
+                Repr::Bv { width, value } => Value::Bv { width, value },
+                Repr::Str { value } => Value::Str { value },
+                Repr::Array { default, entries } => Value::Array { default, entries },
+                Repr::Float(t) => float(FloatKind::F32, t)?,
+                Repr::Double(t) => float(FloatKind::F64, t)?,
+            })
+        }
     }
 }
 
@@ -244,5 +363,31 @@ mod tests {
         {
             assert_eq!(serde_json::from_str::<Value>(old).unwrap(), Value::bv(8, 4), "{old}");
         }
+    }
+
+    #[test]
+    fn floats_print_exactly_and_round_trip_through_json() {
+        assert_eq!(Value::f64(0.1).to_string(), "0.1 (0x1.999999999999ap-4)");
+        assert_eq!(Value::f32(-2.5).to_string(), "-2.5f (-0x1.4p+1f)");
+        assert_eq!(Value::f64(f64::NAN).to_string(), "nan");
+        assert_eq!(Value::f32(f32::NEG_INFINITY).to_string(), "-inff");
+        let json = serde_json::to_value(Value::f64(0.1)).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"type": "double", "value": "0.1", "hex": "0x1.999999999999ap-4"})
+        );
+        for v in [
+            Value::f64(-0.0),
+            Value::f64(f64::from_bits(1)),
+            Value::f32(f32::from_bits(1)),
+            Value::f32(f32::NAN),
+            Value::f64(f64::INFINITY),
+            Value::f32(3.4e38),
+        ] {
+            let json = serde_json::to_string(&v).unwrap();
+            assert_eq!(serde_json::from_str::<Value>(&json).unwrap(), v, "{json}");
+        }
+        // NaNs of any sign or payload are the one NaN.
+        assert_eq!(Value::f64(-f64::NAN), Value::f64(f64::NAN));
     }
 }

@@ -149,6 +149,32 @@ pub struct Proof {
     pub recorded: Recorded,
 }
 
+/// How the prover encoded floats in a proof (`smt::encode::FloatMode`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum FloatEncoding {
+    /// Uninterpreted operations: valid for every interpretation, IEEE-754 included.
+    Abstract,
+    /// IEEE-754 exactly (SMT-LIB FloatingPoint).
+    Exact,
+}
+
+impl FloatEncoding {
+    /// A line for people (`--explain`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            FloatEncoding::Abstract => {
+                "floats abstracted: each operation an uninterpreted function (valid for every \
+                 interpretation, so for IEEE-754)"
+            }
+            FloatEncoding::Exact => {
+                "floats exact: IEEE-754 bit-precise (SMT-LIB FloatingPoint); the abstraction \
+                 did not prove it"
+            }
+        }
+    }
+}
+
 /// What a proof run wrote down beside its verdict: the ∃ side's strategy (JSON
 /// `proof.strategy`) and, for certificates, every obligation as an SMT-LIB script.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -162,6 +188,10 @@ pub struct Recorded {
     /// Obligations were recorded (a proof with none recorded had nothing to record).
     #[serde(skip)]
     pub on: bool,
+    /// For a tuple with floats proved by the prover: which encoding of floats its
+    /// obligations were valid in (JSON `proof.float_encoding`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub float_encoding: Option<FloatEncoding>,
 }
 
 /// One ∃ parameter's term: `param := term` at the proof step that chose it.

@@ -84,10 +84,8 @@ fn run_one(tuple: &Tuple, cancel: &Cancel, decide: &Decider) -> Outcome {
     let start = Instant::now();
     let mut outcome =
         catch_unwind(AssertUnwindSafe(|| decide(tuple, cancel))).unwrap_or_else(|p| {
-            internal_error(UnknownReason::EnginePanic(format!(
-                "internal error: the engine panicked: {}",
-                crate::portfolio::panic_message(&*p)
-            )))
+            let message = crate::portfolio::panic_message(&*p);
+            internal_error(crate::smt::session::panic_reason(cancel, &message))
         });
     // The report's time is the tuple's wall-clock time, whatever the engines count.
     outcome.time = start.elapsed();
@@ -233,13 +231,34 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
         }
     }
     let mut notes: Vec<String> = Vec::new();
+    // One warning per file naming its uninterpreted library functions (LANGUAGE.md).
+    let mut uninterpreted: Vec<(String, std::collections::BTreeSet<String>)> = Vec::new();
     for (file, tuple, _) in todo.iter().flatten() {
         if let Some(view) = &tuple.c_view {
             let note = format!("{file}: {}", view.model.describe());
             if !notes.contains(&note) {
                 notes.push(note);
             }
+            if !view.uninterpreted.is_empty() {
+                let name = file.to_string();
+                let at = match uninterpreted.iter().position(|(f, _)| *f == name) {
+                    Some(i) => i,
+                    None => {
+                        uninterpreted.push((name, Default::default()));
+                        uninterpreted.len() - 1
+                    }
+                };
+                uninterpreted[at].1.extend(view.uninterpreted.iter().cloned());
+            }
         }
+    }
+    for (file, names) in uninterpreted {
+        let names: Vec<String> = names.into_iter().collect();
+        notes.push(format!(
+            "{file}: warning: library functions without a model are uninterpreted (the same \
+             arguments give the same result in every call and copy): {}",
+            names.join(", ")
+        ));
     }
     let mut queue: VecDeque<usize> = order.into_iter().map(|(_, i)| i).collect();
     let mut progress = Progress::new(opts.progress, queue.len());

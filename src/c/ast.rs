@@ -61,6 +61,8 @@ impl IntKind {
             CScalar::UInt => IntKind::UInt,
             CScalar::Long => IntKind::Long,
             CScalar::ULong => IntKind::ULong,
+            // Callers ask for integer scalars only (`Type::scalar` handles floats).
+            CScalar::Float | CScalar::Double => IntKind::Int,
         }
     }
 }
@@ -112,7 +114,11 @@ impl Type {
     }
 
     pub fn scalar(s: CScalar) -> Type {
-        Type::Int(IntKind::of_scalar(s))
+        match s {
+            CScalar::Float => Type::Float(FloatKind::Float),
+            CScalar::Double => Type::Float(FloatKind::Double),
+            _ => Type::Int(IntKind::of_scalar(s)),
+        }
     }
 }
 
@@ -281,6 +287,8 @@ pub enum BinaryOp {
     Implies,
     Iff,
     ArrayEq,
+    /// Annotation formulas only: `===` (floats bitwise identical; `==` on other types).
+    Ident,
 }
 
 impl BinaryOp {
@@ -308,6 +316,7 @@ impl BinaryOp {
             Implies => "==>",
             Iff => "<==>",
             ArrayEq => "=a=",
+            Ident => "===",
         }
     }
 }

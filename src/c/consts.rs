@@ -151,7 +151,8 @@ pub fn size_align(t: &Type, tables: Tables) -> Option<(u64, u64)> {
                 CScalar::Bool | CScalar::Char | CScalar::UChar => 1,
                 CScalar::Short | CScalar::UShort => 2,
                 CScalar::Int | CScalar::UInt => 4,
-                CScalar::Long | CScalar::ULong => 8,
+                CScalar::Long | CScalar::ULong | CScalar::Double => 8,
+                CScalar::Float => 4,
             };
             Some((n, n))
         }

@@ -12,6 +12,7 @@
 pub mod annotation;
 pub mod ast;
 pub mod consts;
+pub mod float;
 pub mod literal;
 pub mod lower;
 pub mod parse;
@@ -24,28 +25,59 @@ use crate::diag::{Diagnostic, LineIndex};
 use crate::ir::c::{CFunction, CInfo, CLibrary, CParam, CScalar, CType, IntModel, LibraryModel};
 use crate::ir::{self, Expr, Hints, Loc, Module, Quantifier, VarId};
 use ast::{ExprKind, Function, Stmt, StmtKind, TupleSpec, Type};
-use lower::{Context, FormulaEnv, Lowered, Lowerer};
+pub use lower::LimitHit;
+use lower::{Context, Failure, FormulaEnv, Limits, Lowered, Lowerer};
 use preprocess::CcOptions;
 use resolve::Resolver;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use types::{Model, Val};
 
-/// How C files are read: the integer model (`None`: the annotation's default) and the
-/// preprocessor's include folders and macros.
+/// How C files are read: the integer model (`None`: the annotation's default), the
+/// preprocessor's include folders and macros, and what reading a file may cost.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     pub int_model: Option<IntModel>,
     pub cc: CcOptions,
     /// `--no-ub`: assume that no run reaches undefined behaviour (LANGUAGE.md).
     pub no_ub: bool,
+    /// How long reading one file may take (`--timeout`: the tuples it gives cannot be
+    /// decided in less); `None`: no limit but the preprocessor's.
+    pub time_limit: Option<std::time::Duration>,
+    /// The memory the process may use (MB; the SMT ceiling): it bounds the size of one
+    /// program once its calls are inlined.
+    pub memory_mb: Option<u64>,
+    /// How many calls deep a recursive function is unfolded before its deeper calls
+    /// become cuts (`--recursion-depth`); `None`: [`DEFAULT_RECURSION_DEPTH`].
+    pub recursion_depth: Option<u32>,
 }
+
+/// How deep recursion is unfolded by default: enough for the small inputs counterexamples
+/// use, and 2^8 copies of a body that calls itself twice.
+pub const DEFAULT_RECURSION_DEPTH: u32 = 8;
+
+impl Options {
+    /// The most syntax-tree nodes one program may hold once inlined: about 250 bytes
+    /// each in IR, an eighth of the memory (two sides, the tuple's copies, the engines),
+    /// at most two million.
+    fn max_inlined(&self) -> usize {
+        const MOST: usize = 2_000_000;
+        self.memory_mb.map_or(MOST, |mb| ((mb as usize).saturating_mul(512)).clamp(100_000, MOST))
+    }
+}
+
+/// Memory the front end takes per byte of preprocessed C (lang-c's tree, forex's, the
+/// lowered programs: measured 200-250 on a 2 MB function).
+const BYTES_PER_BYTE: usize = 250;
 
 /// A `.c` file read as far as its errors allow.
 pub struct Loaded {
     pub module: Module,
     /// Tuples that cannot be decided: name, where, the errors that break them.
     pub broken: Vec<(String, Loc, Vec<Diagnostic>)>,
+    /// Tuples whose programs ran into the front end's limits (time or size): name,
+    /// where, which limit, and the same as a diagnostic at the tuple.
+    pub limited: Vec<(String, Loc, LimitHit, Diagnostic)>,
     /// Errors in functions no tuple uses.
     pub unused: Vec<Diagnostic>,
     /// Every function's own errors (and those of functions it calls), by name: what
@@ -63,6 +95,7 @@ pub fn load(
     dir: &Path,
     opts: &Options,
 ) -> Result<Loaded, Vec<Diagnostic>> {
+    let started = std::time::Instant::now();
     if let Some(d) = crate::syntax::prescan::prescan(src) {
         return Err(vec![d]);
     }
@@ -71,7 +104,29 @@ pub fn load(
     let syntax = |ds: Vec<Diagnostic>| -> Vec<Diagnostic> {
         ds.into_iter().map(|d| d.with_default_code(crate::diag::Code::Syntax)).collect()
     };
-    let pre = preprocess::preprocess(src, dir, &opts.cc).map_err(syntax)?;
+    let mut cc = opts.cc.clone();
+    if let Some(t) = opts.time_limit {
+        let own = cc.time_limit.unwrap_or(preprocess::DEFAULT_LIMIT);
+        cc.time_limit = Some(own.min(t.max(std::time::Duration::from_secs(1))));
+    }
+    let pre = preprocess::preprocess(src, dir, &cc).map_err(syntax)?;
+    // lang-c and the trees after it take about 200 bytes per byte of preprocessed C.
+    if let Some(mb) = opts.memory_mb {
+        let need = pre.text.len().saturating_mul(BYTES_PER_BYTE) >> 20;
+        if need as u64 > mb {
+            let mut d = Diagnostic::new(
+                format!(
+                    "the preprocessed file ({} MB) is too large for the memory limit ({mb} MB): \
+                     reading it would take about {need} MB",
+                    pre.text.len() >> 20
+                ),
+                0..0,
+            )
+            .with_hint("split the file, or raise the limit (FOREX_Z3_MEMORY_MB)");
+            d.whole_file = true;
+            return Err(vec![d]);
+        }
+    }
     let parsed = parse::parse(&pre, src).map_err(syntax)?;
     // Names formulas may use for values: object-like macros, then enum constants.
     let mut defines: HashMap<String, String> = pre
@@ -147,6 +202,17 @@ pub fn load(
         file: &file,
         elaenia: file.elaenia,
         no_ub: opts.no_ub,
+        sizes: file
+            .functions
+            .iter()
+            .filter_map(|f| Some((f.name.name.clone(), lower::size_of(f.body.as_ref()?))))
+            .collect(),
+        limits: Limits {
+            deadline: opts.time_limit.map(|t| started + t),
+            max_inlined: opts.max_inlined(),
+            recursion_depth: opts.recursion_depth.unwrap_or(DEFAULT_RECURSION_DEPTH).max(1),
+        },
+        started,
     };
     for f in &file.functions {
         if f.body.is_some() {
@@ -161,28 +227,28 @@ pub fn load(
     for g in &file.globals {
         cx.globals.entry(g.name.name.clone()).or_insert(g);
     }
-    let mut lowered: HashMap<(String, Quantifier), Result<Lowered, Vec<Diagnostic>>> =
-        HashMap::new();
-    let mut lower_fn =
-        |f: &Function, side: Quantifier, cx: &Context| -> Result<Lowered, Vec<Diagnostic>> {
-            lowered
-                .entry((f.name.name.clone(), side))
-                .or_insert_with(|| Lowerer::new(cx, side).program(f))
-                .clone()
-        };
+    let mut lowered: HashMap<(String, Quantifier), Result<Lowered, Failure>> = HashMap::new();
+    let mut lower_fn = |f: &Function, side: Quantifier, cx: &Context| -> Result<Lowered, Failure> {
+        lowered
+            .entry((f.name.name.clone(), side))
+            .or_insert_with(|| Lowerer::new(cx, side).program(f))
+            .clone()
+    };
+    let graph = call_graph(&file);
     let mut module = Module::default();
-    for f in &file.functions {
-        if f.body.is_none() || f.in_header {
-            continue;
-        }
+    for f in programs(&file, &graph, &cx.sizes) {
         match lower_fn(f, Quantifier::Forall, &cx) {
-            Ok(l) => module.programs.push(l.program),
-            Err(ds) => fn_errors.entry(f.name.name.clone()).or_default().extend(ds),
+            Ok(l) => module.programs.push((*l.program).clone()),
+            Err(Failure::Errors(ds)) => {
+                fn_errors.entry(f.name.name.clone()).or_default().extend(ds)
+            }
+            // The tuples that use it say so.
+            Err(Failure::Limit(_)) => {}
         }
     }
-    let graph = call_graph(&file);
     let mut used: HashSet<String> = HashSet::new();
     let mut broken = Vec::new();
+    let mut limited = Vec::new();
     for (k, t) in file.tuples.iter().enumerate() {
         let mut errs = tuple_errors.remove(&k).unwrap_or_default();
         // Errors of the copies' functions and of every function they call: the tuple
@@ -202,14 +268,25 @@ pub fn load(
                 }
             }
             if let Some(callees) = graph.get(f) {
-                reach.extend(callees.iter().map(String::as_str));
+                reach.extend(callees.keys().map(String::as_str));
             }
         }
-        let result =
-            if errs.is_empty() { tuple(&cx, name, t, &file, &mut lower_fn) } else { Err(errs) };
+        let result = if errs.is_empty() {
+            tuple(&cx, name, t, &file, &mut lower_fn)
+        } else {
+            Err(Failure::Errors(errs))
+        };
         match result {
             Ok(tu) => module.tuples.push(tu),
-            Err(ds) => broken.push((t.name.name.clone(), cx.loc(t.span.start), ds)),
+            Err(Failure::Errors(ds)) => {
+                broken.push((t.name.name.clone(), cx.loc(t.span.start), ds))
+            }
+            Err(Failure::Limit(hit)) => {
+                let d = Diagnostic::new(hit.to_string(), t.name.span.clone())
+                    .with_label("this tuple's programs")
+                    .with_hint("give the tuple more time (--timeout) or split the function");
+                limited.push((t.name.name.clone(), cx.loc(t.span.start), hit, d));
+            }
         }
     }
     let unused: Vec<Diagnostic> = fn_errors
@@ -220,15 +297,17 @@ pub fn load(
     let tables: HashSet<String> =
         lowered.values().flatten().flat_map(|l| l.tables.keys().cloned()).collect();
     module.c = Some(c_info(name, model, &file, &cx, &tables));
-    Ok(Loaded { module, broken, unused, function_errors: fn_errors })
+    Ok(Loaded { module, broken, limited, unused, function_errors: fn_errors })
 }
 
-/// Which functions each defined function calls by name.
-fn call_graph(file: &ast::File) -> HashMap<String, HashSet<String>> {
+/// Which functions each defined function calls by name, and at how many places.
+type CallGraph = HashMap<String, HashMap<String, usize>>;
+
+fn call_graph(file: &ast::File) -> CallGraph {
     let mut out = HashMap::new();
     for f in &file.functions {
         let Some(body) = &f.body else { continue };
-        let mut calls = HashSet::new();
+        let mut calls = HashMap::new();
         for s in body {
             stmt_calls(s, &mut calls);
         }
@@ -237,7 +316,66 @@ fn call_graph(file: &ast::File) -> HashMap<String, HashSet<String>> {
     out
 }
 
-fn stmt_calls(s: &Stmt, out: &mut HashSet<String>) {
+/// The functions of the user's file that become programs of the module: those no other
+/// function calls and those tuples name, always; the others (each is inlined where it is
+/// called anyway) while the sizes they add once inlined stay within a budget linear in
+/// the file's size, so that a chain of calls `f0 → f1 → … → fN` costs O(N), not O(N²).
+fn programs<'f>(
+    file: &'f ast::File,
+    graph: &CallGraph,
+    sizes: &HashMap<String, usize>,
+) -> Vec<&'f Function> {
+    let called: HashSet<&str> = graph.values().flat_map(|c| c.keys().map(String::as_str)).collect();
+    let named: HashSet<&str> =
+        file.tuples.iter().flat_map(|t| t.copies.iter().map(|c| c.1.name.as_str())).collect();
+    let total: usize = sizes.values().sum();
+    let mut budget = total.saturating_mul(4).saturating_add(100_000);
+    let mut memo: HashMap<&str, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for f in &file.functions {
+        if f.body.is_none() || f.in_header {
+            continue;
+        }
+        let name = f.name.name.as_str();
+        if called.contains(name) && !named.contains(name) {
+            let size = inlined_size(name, graph, sizes, &mut memo, &mut HashSet::new());
+            if size > budget {
+                continue;
+            }
+            budget -= size;
+        }
+        out.push(f);
+    }
+    out
+}
+
+/// The size of `f` with its calls inlined (saturating; a recursive call adds nothing).
+fn inlined_size<'g>(
+    f: &'g str,
+    graph: &'g CallGraph,
+    sizes: &HashMap<String, usize>,
+    memo: &mut HashMap<&'g str, usize>,
+    active: &mut HashSet<&'g str>,
+) -> usize {
+    if let Some(n) = memo.get(f) {
+        return *n;
+    }
+    if !active.insert(f) {
+        return 0;
+    }
+    let mut n = sizes.get(f).copied().unwrap_or(0);
+    if let Some(calls) = graph.get(f) {
+        for (g, sites) in calls {
+            let m = inlined_size(g, graph, sizes, memo, active);
+            n = n.saturating_add(m.saturating_mul(*sites));
+        }
+    }
+    active.remove(f);
+    memo.insert(f, n);
+    n
+}
+
+fn stmt_calls(s: &Stmt, out: &mut HashMap<String, usize>) {
     let mut exprs: Vec<&ast::Expr> = Vec::new();
     match &s.kind {
         StmtKind::Decl(ds) => {
@@ -281,7 +419,7 @@ fn stmt_calls(s: &Stmt, out: &mut HashSet<String>) {
     while let Some(e) = exprs.pop() {
         match &e.kind {
             ExprKind::Call(f, args) => {
-                out.insert(f.name.clone());
+                *out.entry(f.name.clone()).or_default() += 1;
                 exprs.extend(args);
             }
             ExprKind::CallPtr(f, args) => {
@@ -396,8 +534,7 @@ fn c_info(
     info
 }
 
-type LowerFn<'f> =
-    dyn FnMut(&Function, Quantifier, &Context) -> Result<Lowered, Vec<Diagnostic>> + 'f;
+type LowerFn<'f> = dyn FnMut(&Function, Quantifier, &Context) -> Result<Lowered, Failure> + 'f;
 
 /// One tuple: its copies' programs, `pre` (with the library tables equal), `post`, hints.
 fn tuple(
@@ -406,7 +543,7 @@ fn tuple(
     t: &TupleSpec,
     file: &ast::File,
     lower_fn: &mut LowerFn,
-) -> Result<ir::Tuple, Vec<Diagnostic>> {
+) -> Result<ir::Tuple, Failure> {
     let mut errs = Vec::new();
     let mut tu = ir::Tuple {
         name: t.name.name.clone(),
@@ -452,7 +589,8 @@ fn tuple(
                 tu.add_copy(&n.name, &l.program, side);
                 infos.push(l);
             }
-            Err(ds) => errs.extend(ds),
+            Err(Failure::Errors(ds)) => errs.extend(ds),
+            Err(Failure::Limit(hit)) => return Err(Failure::Limit(hit)),
         }
     }
     if t.copies.is_empty() {
@@ -462,7 +600,7 @@ fn tuple(
         );
     }
     if !errs.is_empty() {
-        return Err(errs);
+        return Err(Failure::Errors(errs));
     }
     let mut c_view = view::view_of(t, cx, &infos);
     c_view.no_ub = cx.no_ub;
@@ -497,7 +635,7 @@ fn tuple(
     }
     let invs = formulas(&mut lw, &inv_src, &mut env, true);
     if !lw.diags.is_empty() {
-        return Err(lw.diags);
+        return Err(Failure::Errors(lw.diags));
     }
     // Library tables: equal in all copies.
     let mut tables: Vec<Expr> = Vec::new();
@@ -511,7 +649,7 @@ fn tuple(
             let ty = tu.var(v).ty.clone();
             match firsts.get(name.as_str()) {
                 Some(first) => {
-                    tables.push(Expr::eq(Expr::var(*first, ty.clone()), Expr::var(v, ty)))
+                    tables.push(Expr::same(Expr::var(*first, ty.clone()), Expr::var(v, ty)))
                 }
                 None => {
                     firsts.insert(name, v);
@@ -562,7 +700,7 @@ fn tuple(
     tu.pre = Expr::and_all(tables.into_iter().chain(shapes).chain(pre));
     tu.post = Expr::and_all(post.into_iter().chain(no_ub));
     tu.hints.invariants = invs;
-    if ir::has_loop(&tu.copies.iter().flat_map(|c| c.body.clone()).collect::<Vec<_>>()) {
+    if tu.copies.iter().any(|c| ir::has_loop(&c.body)) {
         for h in read_only {
             if !tu.hints.invariants.contains(&h) {
                 tu.hints.invariants.push(h);
@@ -629,7 +767,9 @@ fn uninterpreted_tables(
             ir_ty = ir::Type::Array(Box::new(ir_ty));
         }
         let local = VarId(first.program.vars.len() as u32);
-        first.program.vars.push(ir::VarDecl { name: name.clone(), ty: ir_ty.clone(), loc: tu.loc });
+        // A copy of the shared program, for this tuple only.
+        let program = std::rc::Rc::make_mut(&mut first.program);
+        program.vars.push(ir::VarDecl { name: name.clone(), ty: ir_ty.clone(), loc: tu.loc });
         first.types.push(ty);
         first.tables.insert(name.clone(), local);
         let global = VarId(tu.vars.len() as u32);

@@ -497,9 +497,11 @@ impl Resolver<'_> {
                     Named::NotAName => None,
                 }
             }
-            K::Binary(op @ (BinaryOp::ArrayEq | BinaryOp::Eq | BinaryOp::Ne), a, b) => {
-                self.whole_comparison(lw, *op, a, b, e, env)
-            }
+            K::Binary(
+                op @ (BinaryOp::ArrayEq | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Ident),
+                a,
+                b,
+            ) => self.whole_comparison(lw, *op, a, b, e, env),
             K::Call(f, args) => {
                 let lib =
                     self.file.functions.iter().find(|g| g.name.name == f.name && g.body.is_none());

@@ -26,6 +26,9 @@ impl Model {
 
     /// The IR type that holds a C scalar.
     pub fn ir(self, t: CScalar) -> Type {
+        if let Some(k) = super::float::kind(t) {
+            return Type::Float(k);
+        }
         match (t, self.0) {
             (CScalar::Bool, _) => Type::Bool,
             (_, IntModel::Math) => Type::Int,
@@ -35,6 +38,9 @@ impl Model {
 
     /// The literal `v` of type `t` (reduced modulo 2^N in the machine model).
     pub fn lit(self, v: &BigInt, t: CScalar) -> Expr {
+        if let Some(k) = super::float::kind(t) {
+            return super::float::of_integer(k, v);
+        }
         match (t, self.0) {
             (CScalar::Bool, _) => Expr::bool(!v.is_zero()),
             (_, IntModel::Math) => Expr::int(v.clone()),
@@ -62,6 +68,9 @@ impl Model {
         if v.ty == CScalar::Bool {
             return v.e;
         }
+        if v.ty.is_float() {
+            return super::float::truth(v);
+        }
         let zero = self.lit_i(0, v.ty);
         Expr::binary(BinOp::Ne, v.e, zero)
     }
@@ -75,6 +84,9 @@ impl Model {
     pub fn convert_of(self, v: Val, to: CScalar) -> Expr {
         if v.ty == to {
             return v.e;
+        }
+        if v.ty.is_float() || to.is_float() {
+            return super::float::convert(self, v, to);
         }
         if to == CScalar::Bool {
             return self.truth_of(v);
@@ -118,6 +130,9 @@ impl Model {
         if v.ty == CScalar::Bool {
             return ite(v.e.clone(), Expr::int(1), Expr::int(0));
         }
+        if v.ty.is_float() {
+            return super::float::as_key(self, v);
+        }
         if !self.machine() {
             return v.e.clone();
         }
@@ -145,6 +160,8 @@ fn rank(t: CScalar) -> u8 {
         CScalar::Short | CScalar::UShort => 2,
         CScalar::Int | CScalar::UInt => 3,
         CScalar::Long | CScalar::ULong => 4,
+        CScalar::Float => 5,
+        CScalar::Double => 6,
     }
 }
 
@@ -169,6 +186,9 @@ pub fn promote(t: CScalar) -> CScalar {
 
 /// The usual arithmetic conversions (C11 6.3.1.8) under LP64.
 pub fn common(a: CScalar, b: CScalar) -> CScalar {
+    if let Some(t) = super::float::common(a, b) {
+        return t;
+    }
     let (a, b) = (promote(a), promote(b));
     if a == b {
         return a;

@@ -14,6 +14,7 @@ pub fn view_of(t: &TupleSpec, cx: &Context, infos: &[Lowered]) -> CView {
     let mut tables: Vec<&String> = infos.iter().flat_map(|l| l.tables.keys()).collect();
     tables.sort();
     tables.dedup();
+    view.uninterpreted = tables.iter().map(|s| s.to_string()).collect();
     for (copy, function, _) in &t.copies {
         let Some(def) = cx.functions.get(function.name.as_str()) else { continue };
         view.copies.insert(copy.name.clone(), names_of(def, cx, &tables));

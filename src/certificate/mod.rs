@@ -114,15 +114,8 @@ fn write_one(
             let mut missing = Vec::new();
             let mut proof = proof.clone();
             if !proof.recorded.on {
-                // The refuter's exhaustive search decided it: its checks are not scripts,
-                // so the prover is asked for a proof whose obligations are.
-                match tuples(r).map(|t| prover_proof(&t)) {
-                    Some(Ok(p)) => proof = p,
-                    Some(Err(why)) => missing.push(format!(
-                        "the verdict comes from the refuter's exhaustive search, whose checks \
-                         are not written as scripts, and the prover found no proof to \
-                         certify instead: {why}"
-                    )),
+                match tuples(r) {
+                    Some(t) => missing = search_certificate(&t, &mut proof),
                     None => missing.push("the tuple could not be loaded again".to_string()),
                 }
             }
@@ -162,6 +155,41 @@ fn write_one(
     let path = folder.join(DATA_FILE);
     std::fs::write(&path, json + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Some(folder))
+}
+
+/// A verified tuple without recorded obligations: the refuter's exhaustive search decided
+/// it, whose claims `refute::certify` writes as scripts; failing that, the prover is asked for
+/// a proof whose obligations are. Fills `proof.recorded`; returns what is missing.
+fn search_certificate(tuple: &Tuple, proof: &mut crate::verdict::Proof) -> Vec<String> {
+    let mut partial = None;
+    if crate::refute::certify::is_exhaustive(proof) {
+        let found =
+            crate::refute::certify::obligations(tuple, proof, &crate::cancel::Cancel::new());
+        if found.missing.is_empty() {
+            proof.recorded = found.recorded;
+            return Vec::new();
+        }
+        partial = Some(found);
+    }
+    match (prover_proof(tuple), partial) {
+        (Ok(p), _) => {
+            *proof = p;
+            Vec::new()
+        }
+        (Err(prover), None) => vec![format!(
+            "the verdict has no recorded obligations, and the prover found no proof to certify \
+             instead: {prover}"
+        )],
+        // What the search's scripts do cover stays in the certificate.
+        (Err(prover), Some(found)) => {
+            proof.recorded = found.recorded;
+            found
+                .missing
+                .into_iter()
+                .chain([format!("the prover found no proof to certify instead: {prover}")])
+                .collect()
+        }
+    }
 }
 
 /// Longest the prover may take for a certificate of a tuple the refuter verified.

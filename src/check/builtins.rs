@@ -94,14 +94,25 @@ impl Checker<'_> {
         if super::lang::SIGNED.contains(&name.name.as_str()) {
             return self.signed(name, args, e, sc);
         }
+        if let Some(x) = self.float_call(name, args, e, sc) {
+            return x;
+        }
         let arity = match name.name.as_str() {
             "min" | "max" => 2,
             "abs" => 1,
             _ => {
-                let known = ["min", "max", "abs"].into_iter().chain(super::lang::SIGNED);
+                let known = ["min", "max", "abs"]
+                    .into_iter()
+                    .chain(super::lang::SIGNED)
+                    .chain(super::floats::NAMES);
                 let hint = suggest(&name.name, known)
                     .map(|s| format!("did you mean `{s}`?"))
-                    .unwrap_or_else(|| "the functions are `min`, `max` and `abs`".to_string());
+                    .unwrap_or_else(|| {
+                        "the functions are `min`, `max`, `abs`, `len`, `concat`, the signed \
+                         bit-vector functions (`slt`, `sdiv`, …) and the float functions of \
+                         math.h (`fabs`, `sqrt`, `fma`, `fmin`, `floor`, `isnan`, …)"
+                            .to_string()
+                    });
                 return self.fail(
                     Diagnostic::new(format!("unknown function `{}`", name.name), name.span.clone())
                         .with_label("not a function")
@@ -130,6 +141,21 @@ impl Checker<'_> {
         let mut checked = Vec::new();
         for (a, a2) in args.iter().zip(out) {
             let a2 = a2?;
+            if let Type::Float(_) = a2.ty {
+                let f = match name.name.as_str() {
+                    "min" => "fmin",
+                    "max" => "fmax",
+                    _ => "fabs",
+                };
+                return self.fail(
+                    Diagnostic::new(
+                        format!("`{}` is for ints, found {}", name.name, a2.ty),
+                        a.span.clone(),
+                    )
+                    .with_label(format!("this is {}", a2.ty))
+                    .with_hint(format!("for floats write `{f}` (C's semantics)")),
+                );
+            }
             self.expect(&a2, &a.span, &Type::Int, &format!("an argument of `{}`", name.name))?;
             checked.push(a2);
         }

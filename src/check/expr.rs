@@ -35,6 +35,10 @@ fn is_num(t: &Type) -> bool {
     matches!(t, Type::Int | Type::Bv(_))
 }
 
+fn is_float(t: &Type) -> bool {
+    matches!(t, Type::Float(_))
+}
+
 impl Checker<'_> {
     pub fn expr(&mut self, e: &ast::Expr, sc: &Scope) -> Option<ir::Expr> {
         use ast::ExprKind as A;
@@ -44,6 +48,7 @@ impl Checker<'_> {
             A::Bool(b) => Some(ir::Expr::bool(*b)),
             A::Bv { value, width } => Some(ir::Expr::bv(*value, *width)),
             A::Str(s) => Some(ir::Expr { kind: ExprKind::Str(s.clone()), ty: Type::Str }),
+            A::Float { kind, bits } => Some(ir::Expr::float(*kind, *bits)),
             A::Var(name) => self.var(name, &e.span, sc),
             A::CopyVar { copy, var } => self.copy_var(copy, var, sc),
             A::Unary(op, a) => self.unary(*op, a, e, sc),
@@ -153,7 +158,9 @@ impl Checker<'_> {
                     None => self.fail(
                         Diagnostic::new(format!("cannot convert {from} to {to2}"), e.span.clone())
                             .with_label(format!("this is {from}"))
-                            .with_hint("conversions are between int, bool and bit-vectors"),
+                            .with_hint(
+                                "conversions are between int, bool, bit-vectors, float and double",
+                            ),
                     ),
                 }
             }
@@ -389,15 +396,27 @@ impl Checker<'_> {
             // `-5` is a literal, not an operation (keeps printed formulas short).
             return Some(ir::Expr::int(-n.clone()));
         }
+        if let (UnOp::Neg, ExprKind::Float(bits), Type::Float(k)) = (op, &a2.kind, &a2.ty) {
+            // Negation of a float is exact: `-1.5` is a literal too.
+            return Some(ir::Expr::float(*k, bits ^ (1u64 << (k.width() - 1))));
+        }
         let (ok, sym, want) = match op {
-            UnOp::Neg => (is_num(&a2.ty), "-", "an int or bit-vector"),
+            UnOp::Neg => (is_num(&a2.ty) || is_float(&a2.ty), "-", "an int, bit-vector or float"),
             UnOp::Not => (a2.ty == Type::Bool, "!", "a bool"),
             UnOp::BitNot => (matches!(a2.ty, Type::Bv(_)), "~", "a bit-vector"),
             UnOp::Abs => (a2.ty == Type::Int, "abs", "an int"),
             UnOp::BvToInt => (matches!(a2.ty, Type::Bv(_)), "int", "a bit-vector"),
             UnOp::StrLen => (a2.ty == Type::Str, "len", "a string"),
-            // Only the C front end builds extensions.
+            // Only the C front end builds extensions; float functions are calls (`floats`).
             UnOp::SignExt(_) | UnOp::ZeroExt(_) => (false, "extend", "a bit-vector"),
+            UnOp::FAbs
+            | UnOp::Sqrt
+            | UnOp::RoundTo(_)
+            | UnOp::FloatIs(_)
+            | UnOp::ToFloat { .. }
+            | UnOp::FloatToInt(_)
+            | UnOp::FloatFits(_)
+            | UnOp::FloatBits => (false, "float function", "a float"),
         };
         if !ok {
             let hint = match (op, &a2.ty) {
@@ -415,8 +434,7 @@ impl Checker<'_> {
                 .with_hint_opt(hint),
             );
         }
-        let ty = if matches!(op, UnOp::BvToInt | UnOp::StrLen) { Type::Int } else { a2.ty.clone() };
-        Some(ir::Expr { kind: ExprKind::Unary(op, Box::new(a2)), ty })
+        Some(ir::Expr::unary(op, a2))
     }
 
     fn binary(&mut self, op: BinOp, a: &ast::Expr, b: &ast::Expr, sc: &Scope) -> Option<ir::Expr> {
@@ -426,15 +444,18 @@ impl Checker<'_> {
         let sym = op.symbol();
         let (ok_a, want) = match op {
             And | Or | Implies | Iff => (a2.ty == Type::Bool, "bool"),
-            Add | Sub | Mul | Div | Mod | Lt | Le | Gt | Ge => {
-                (is_num(&a2.ty), "int or bit-vector")
+            Add | Sub | Mul | Div | Lt | Le | Gt | Ge => {
+                (is_num(&a2.ty) || is_float(&a2.ty), "int, bit-vector or float")
             }
+            Mod => (is_num(&a2.ty), "int or bit-vector"),
             BitAnd | BitOr | BitXor | Shl | Shr | SLt | SLe | SGt | SGe | SDiv | SRem | AShr => {
                 (matches!(a2.ty, Type::Bv(_)), "bit-vector")
             }
             Min | Max => (a2.ty == Type::Int, "int"),
             Concat => (a2.ty == Type::Str, "string"),
-            Eq | Ne => (true, "any"),
+            Eq | Ne | Ident => (true, "any"),
+            // Built by `floats` from calls, never written infix.
+            FMin | FMax | CopySign => (is_float(&a2.ty), "float"),
         };
         if !ok_a {
             let hint = match (op, &a2.ty) {
@@ -443,6 +464,9 @@ impl Checker<'_> {
                 (BitAnd | BitOr | BitXor | Shl | Shr, Type::Int) => {
                     Some("bitwise operators need bit-vectors (`bv8 x;`); forex has no implicit conversions".to_string())
                 }
+                (Mod, Type::Float(_)) => Some(
+                    "`%` is for integers; floats have no remainder operator in forex".to_string(),
+                ),
                 _ => None,
             };
             return self.fail(
@@ -464,6 +488,18 @@ impl Checker<'_> {
                     format!("mismatched types: bv{w} {sym} int"),
                     format!("write the literal as a bit-vector, e.g. `{}`", bv_example(*w)),
                 ),
+                (Type::Float(k), Type::Int) if matches!(b2.kind, ExprKind::Int(_)) => (
+                    format!("mismatched types: {k} {sym} int"),
+                    format!(
+                        "write the literal as a {k}, e.g. `{}`",
+                        super::floats::literal_example(*k, &b2)
+                    ),
+                ),
+                (Type::Float(_), _) | (_, Type::Float(_)) => (
+                    format!("mismatched types: {} {sym} {}", a2.ty, b2.ty),
+                    "forex has no implicit conversions: convert one side with `double(e)`, `float(e)` or `int(e)`"
+                        .to_string(),
+                ),
                 (x, y) => (
                     format!("mismatched types: {x} {sym} {y}"),
                     "both operands must have the same type; forex has no implicit conversions"
@@ -477,6 +513,8 @@ impl Checker<'_> {
                     .with_hint(hint),
             );
         }
+        // `===` is identity; on other types than floats that is `==`.
+        let op = if op == Ident && !is_float(&a2.ty) { Eq } else { op };
         Some(ir::Expr::binary(op, a2, b2))
     }
 

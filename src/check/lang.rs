@@ -30,38 +30,10 @@ impl FnInfo {
 
 /// `e` with parameter `k` (variable `k`) replaced by `args[k]`.
 pub fn substitute(e: &Expr, args: &[Expr]) -> Expr {
-    let kind = match &e.kind {
-        ExprKind::Var(v) => return args.get(v.index()).cloned().unwrap_or_else(|| e.clone()),
-        ExprKind::Bound(_)
-        | ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Bv(_)
-        | ExprKind::Str(_) => return e.clone(),
-        ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(substitute(a, args))),
-        ExprKind::ConstArray(a) => ExprKind::ConstArray(Box::new(substitute(a, args))),
-        ExprKind::Extract { hi, lo, arg } => {
-            ExprKind::Extract { hi: *hi, lo: *lo, arg: Box::new(substitute(arg, args)) }
-        }
-        ExprKind::Quant { quantifier, var, name, var_ty, body } => ExprKind::Quant {
-            quantifier: *quantifier,
-            var: *var,
-            name: name.clone(),
-            var_ty: var_ty.clone(),
-            body: Box::new(substitute(body, args)),
-        },
-        ExprKind::Binary(op, a, b) => {
-            ExprKind::Binary(*op, Box::new(substitute(a, args)), Box::new(substitute(b, args)))
-        }
-        ExprKind::Select(a, b) => {
-            ExprKind::Select(Box::new(substitute(a, args)), Box::new(substitute(b, args)))
-        }
-        ExprKind::Ite(c, a, b) => ExprKind::Ite(
-            Box::new(substitute(c, args)),
-            Box::new(substitute(a, args)),
-            Box::new(substitute(b, args)),
-        ),
-    };
-    Expr { kind, ty: e.ty.clone() }
+    match &e.kind {
+        ExprKind::Var(v) => args.get(v.index()).cloned().unwrap_or_else(|| e.clone()),
+        _ => e.map_children(&|c| substitute(c, args)),
+    }
 }
 
 pub use crate::ir::expr_depth;
@@ -162,8 +134,27 @@ pub fn bv_of_int(e: &Expr, w: u32) -> Expr {
 
 /// The conversion of `e` to `to`; `None` when it has no meaning (arrays).
 pub fn convert(e: Expr, to: &Type) -> Option<Expr> {
+    use crate::ir::IntTarget;
     Some(match (&e.ty, to) {
         (a, b) if a == b => e,
+        // Floats (`ir.rs`): to a float rounds to nearest even (bit-vectors read unsigned);
+        // to an integer truncates, 0 when out of range.
+        (Type::Float(_) | Type::Int | Type::Bv(_), Type::Float(k)) => {
+            Expr::unary(UnOp::ToFloat { kind: *k, signed: false }, e)
+        }
+        (Type::Bool, Type::Float(k)) => ite(
+            e,
+            Expr::float(*k, ir::float::from_bigint(*k, &BigInt::from(1))),
+            Expr::float(*k, 0),
+        ),
+        (Type::Float(_), Type::Int) => Expr::unary(UnOp::FloatToInt(IntTarget::Int), e),
+        (Type::Float(_), Type::Bv(w)) => {
+            Expr::unary(UnOp::FloatToInt(IntTarget::Bv { width: *w, signed: false }), e)
+        }
+        (Type::Float(k), Type::Bool) => {
+            let zero = Expr::float(*k, 0);
+            Expr::binary(BinOp::Ne, e, zero)
+        }
         (Type::Bv(_), Type::Int) => int_of_bv(&e),
         (Type::Int, Type::Bv(w)) => bv_of_int(&e, *w),
         (Type::Bool, Type::Int) => ite(e, Expr::int(1), Expr::int(0)),

@@ -7,6 +7,7 @@
 mod builtins;
 mod calls;
 mod expr;
+mod floats;
 mod lang;
 
 /// Did-you-mean hints live with the diagnostics (`syntax` uses them too).
@@ -195,6 +196,7 @@ impl Checker<'_> {
             ast::TyKind::Bool => Type::Bool,
             ast::TyKind::Bv(w) => Type::Bv(*w),
             ast::TyKind::Str => Type::Str,
+            ast::TyKind::Float(k) => Type::Float(*k),
             ast::TyKind::Array(e) => Type::Array(Box::new(self.ty(e)?)),
             ast::TyKind::Unsupported => return None,
         })

@@ -27,7 +27,10 @@ pub fn main(args: LspArgs, front: &crate::frontend::Options) -> i32 {
         return 3;
     };
     let decide = DecideOptions { timeout, ..DecideOptions::default() };
-    match crate::lsp::run_stdio(decide, front.clone()) {
+    match crate::lsp::run_stdio(
+        decide,
+        crate::frontend::Options { time_limit: Some(timeout), ..front.clone() },
+    ) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("forex lsp: {e}");

@@ -61,6 +61,11 @@ pub struct Cli {
     /// access, a use after `free`, a failing `assert`) instead of reporting it.
     #[arg(long = "no-ub", global = true)]
     pub no_ub: bool,
+    /// C files: how many calls deep a recursive function is unfolded; runs that recurse
+    /// deeper are not modelled (they are never proved correct nor shown wrong).
+    #[arg(long = "recursion-depth", global = true, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub recursion_depth: Option<u32>,
 }
 
 impl Cli {
@@ -74,6 +79,9 @@ impl Cli {
                 time_limit: None,
             },
             no_ub: self.no_ub,
+            time_limit: None,
+            memory_mb: crate::smt::memory::ceiling_mb(),
+            recursion_depth: self.recursion_depth,
         }
     }
 }

@@ -138,7 +138,11 @@ fn options(prove: &ProveArgs, front: &crate::frontend::Options) -> Result<BatchO
         input: prove.input.into(),
         shard: prove.shard,
         observations: prove.observations,
-        frontend: front.clone(),
+        // Reading a file counts against its tuples' time.
+        frontend: crate::frontend::Options {
+            time_limit: Some(super::timeout(prove.decide.timeout)?),
+            ..front.clone()
+        },
         ..decide_options(args)?
     })
 }
@@ -169,6 +173,10 @@ pub(super) fn decide_options(args: &DecideArgs) -> Result<BatchOptions, String> 
                 dump_smt: args.dump_smt.clone(),
                 max_unroll: args.unroll,
                 max_paths: args.max_paths,
+                record: args.explain
+                    || args.format == ReportFormat::Json
+                    || args.certificate.is_some()
+                    || args.cross_check,
                 ..RefuteOptions::default()
             },
             test: TestOptions { dump_smt: args.dump_smt.clone(), ..DecideOptions::default().test },

@@ -108,7 +108,7 @@ fn options(
         input: args.input.into(),
         select,
         observations: args.observations,
-        frontend: front.clone(),
+        frontend: crate::frontend::Options { time_limit: timeout, ..front.clone() },
         ..BatchOptions::default()
     };
     Ok((opts, timeout))

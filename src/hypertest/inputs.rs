@@ -79,7 +79,7 @@ fn equated_vars(pre: &Expr) -> Vec<(usize, usize)> {
     pre.conjuncts()
         .into_iter()
         .filter_map(|c| match &c.kind {
-            ExprKind::Binary(BinOp::Eq, a, b) => match (&a.kind, &b.kind) {
+            ExprKind::Binary(BinOp::Eq | BinOp::Ident, a, b) => match (&a.kind, &b.kind) {
                 (ExprKind::Var(x), ExprKind::Var(y)) => Some((x.index(), y.index())),
                 _ => None,
             },

@@ -142,6 +142,10 @@ pub fn hypertest_runs(
     max_runs: Option<u64>,
     cancel: &Cancel,
 ) -> Outcome {
+    crate::smt::session::guarded(Engine::Test, cancel, || runs(tuple, opts, max_runs, cancel))
+}
+
+fn runs(tuple: &Tuple, opts: &TestOptions, max_runs: Option<u64>, cancel: &Cancel) -> Outcome {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "test");
     if tuple.is_reactive() {

@@ -380,6 +380,7 @@ fn type_of(v: &Value) -> Type {
         Value::Bool { .. } => Type::Bool,
         Value::Bv { width, .. } => Type::Bv(*width),
         Value::Str { .. } => Type::Str,
+        Value::Float { kind, .. } => Type::Float(*kind),
         Value::Array { default, .. } => Type::Array(Box::new(type_of(default))),
     }
 }

@@ -30,6 +30,24 @@ fn smaller(v: &Value) -> Vec<Value> {
             vec![Value::bv(0, *width), Value::bv(value >> 1, *width), Value::bv(value - 1, *width)]
         }
         Value::Bool { value: true } => vec![Value::bool(false)],
+        Value::Float { kind, bits } if *bits != 0 => {
+            // Each candidate is simpler by (+0, −0, finite by magnitude, ±∞ and NaN), so
+            // shrinking ends.
+            let x = kind.to_f64(*bits);
+            let mut out = vec![Value::float(*kind, 0)];
+            if !x.is_finite() {
+                out.push(Value::float(*kind, kind.from_f64(1.0)));
+            } else if x != 0.0 {
+                if x.trunc() != x {
+                    out.push(Value::float(*kind, kind.from_f64(x.trunc())));
+                }
+                let half = Value::float(*kind, kind.from_f64(x / 2.0));
+                if kind.to_f64(kind.from_f64(x / 2.0)).abs() < x.abs() {
+                    out.push(half);
+                }
+            }
+            out
+        }
         Value::Array { default, entries } if !entries.is_empty() => {
             vec![Value::Array { default: default.clone(), entries: Default::default() }]
         }

@@ -4,7 +4,7 @@
 //! the tuple (`if (h == 4242)` is hit by trying 4242, not by luck): branches and leaks
 //! hide there.
 
-use crate::ir::{Expr, ExprKind, Loc, Stmt, Tuple, Type};
+use crate::ir::{Expr, ExprKind, FloatKind, Loc, Stmt, Tuple, Type};
 use crate::value::{bv_mask, Value};
 use num_bigint::BigInt;
 use rand::seq::SliceRandom;
@@ -17,6 +17,8 @@ pub struct Values {
     ints: Vec<BigInt>,
     bvs: Vec<u128>,
     strs: Vec<String>,
+    /// The tuple's float constants (as doubles: exact for both formats).
+    floats: Vec<f64>,
 }
 
 impl Values {
@@ -31,6 +33,8 @@ impl Values {
         v.ints.dedup();
         v.bvs.sort_unstable();
         v.bvs.dedup();
+        v.floats.sort_by(|a, b| a.total_cmp(b));
+        v.floats.dedup_by(|a, b| a.to_bits() == b.to_bits());
         v
     }
 
@@ -69,6 +73,22 @@ impl Values {
             }
             ExprKind::Bv(v) => self.bvs.extend([*v, v.wrapping_sub(1), v.wrapping_add(1)]),
             ExprKind::Str(s) => self.strs.push(s.clone()),
+            ExprKind::Float(bits) => {
+                if let Type::Float(k) = e.ty {
+                    // The constant, its neighbours (`x < 0.1` flips there) and its negation.
+                    let x = k.to_f64(*bits);
+                    self.floats.extend([x, -x]);
+                    if x.is_finite() {
+                        let (down, up) = neighbours(k, *bits);
+                        self.floats.extend([down, up]);
+                    }
+                }
+            }
+            ExprKind::Fma(a, b, c) => {
+                self.expr(a);
+                self.expr(b);
+                self.expr(c);
+            }
             ExprKind::Var(_) | ExprKind::Bound(_) | ExprKind::Bool(_) => {}
             ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
                 self.expr(a)
@@ -113,6 +133,7 @@ impl Values {
                 };
                 Value::bv(v, *w)
             }
+            Type::Float(k) => Value::float(*k, k.from_f64(self.random_float(*k, rng))),
             Type::Str => {
                 if !self.strs.is_empty() && rng.gen_bool(0.3) {
                     let s = self.strs.choose(rng).expect("non-empty").clone();
@@ -158,6 +179,22 @@ impl Values {
                 3 => Value::bv(value.wrapping_add(rng.gen_range(0..64)), *width),
                 _ => self.random(ty, rng),
             },
+            (Value::Float { kind, bits }, Type::Float(_)) => {
+                let x = kind.to_f64(*bits);
+                let (down, up) = neighbours(*kind, *bits);
+                let y = match rng.gen_range(0..9) {
+                    0 => down,
+                    1 => up,
+                    2 => -x,
+                    3 => x * 2.0,
+                    4 => x / 2.0,
+                    5 => x + 1.0,
+                    6 => x - 1.0,
+                    7 => x + rng.gen_range(-100.0..100.0),
+                    _ => self.random_float(*kind, rng),
+                };
+                Value::float(*kind, kind.from_f64(y))
+            }
             (Value::Array { default, entries }, Type::Array(elem)) => {
                 if rng.gen_bool(0.2) {
                     // A new default; re-storing the entries keeps the array normalised.
@@ -180,9 +217,54 @@ impl Values {
         }
     }
 
+    /// A random float, biased to the values where float code breaks: ±0, NaN, ±∞, 1,
+    /// the smallest subnormal and normal, the largest finite, tiny and huge numbers, the
+    /// tuple's constants, small integers and fractions; and now and then any bit pattern.
+    fn random_float(&self, kind: FloatKind, rng: &mut ChaCha8Rng) -> f64 {
+        let (min_sub, min_normal, max) = match kind {
+            FloatKind::F32 => {
+                (f64::from(f32::from_bits(1)), f64::from(f32::MIN_POSITIVE), f64::from(f32::MAX))
+            }
+            FloatKind::F64 => (f64::from_bits(1), f64::MIN_POSITIVE, f64::MAX),
+        };
+        let sign = if rng.gen_bool(0.5) { 1.0 } else { -1.0 };
+        match rng.gen_range(0..16) {
+            0 => 0.0,
+            1 => -0.0,
+            2 => f64::NAN,
+            3 => sign * f64::INFINITY,
+            4 => sign * 1.0,
+            5 => sign * min_sub,
+            6 => sign * min_normal,
+            7 => sign * max,
+            8 => sign * 10f64.powi(rng.gen_range(-40..40)),
+            9 | 10 if !self.floats.is_empty() => *self.floats.choose(rng).expect("non-empty"),
+            11 => f64::from(rng.gen_range(-10i32..=10)),
+            12 => f64::from(rng.gen_range(-1000i32..=1000)) / 8.0,
+            13 => match kind {
+                FloatKind::F32 => f64::from(f32::from_bits(rng.gen())),
+                FloatKind::F64 => f64::from_bits(rng.gen()),
+            },
+            _ => rng.gen_range(-100.0..100.0),
+        }
+    }
+
     /// A random wish for every tuple variable.
     pub fn random_input(&self, tuple: &Tuple, rng: &mut ChaCha8Rng) -> Vec<Value> {
         tuple.vars.iter().map(|v| self.random(&v.ty, rng)).collect()
+    }
+}
+
+/// The floats of `kind` just below and just above a finite value (for ±0: the smallest
+/// subnormals), as doubles.
+fn neighbours(kind: FloatKind, bits: u64) -> (f64, f64) {
+    let x = kind.to_f64(bits);
+    match kind {
+        FloatKind::F32 => {
+            let f = x as f32;
+            (f64::from(f.next_down()), f64::from(f.next_up()))
+        }
+        FloatKind::F64 => (x.next_down(), x.next_up()),
     }
 }
 

@@ -43,6 +43,9 @@ pub enum CScalar {
     UInt,
     Long,
     ULong,
+    /// IEEE binary32 and binary64 (LANGUAGE.md, "Floating point").
+    Float,
+    Double,
 }
 
 impl CScalar {
@@ -54,8 +57,14 @@ impl CScalar {
             CScalar::Short | CScalar::UShort => 16,
             CScalar::Int | CScalar::UInt => 32,
             CScalar::Long | CScalar::ULong => 64,
+            CScalar::Float => 32,
+            CScalar::Double => 64,
         }
     }
+    pub fn is_float(self) -> bool {
+        matches!(self, CScalar::Float | CScalar::Double)
+    }
+    /// Whether an integer type is signed (never for floats, which have no extensions).
     pub fn is_signed(self) -> bool {
         matches!(self, CScalar::Char | CScalar::Short | CScalar::Int | CScalar::Long)
     }
@@ -73,6 +82,8 @@ impl CScalar {
             CScalar::UInt,
             CScalar::Long,
             CScalar::ULong,
+            CScalar::Float,
+            CScalar::Double,
         ]
         .into_iter()
         .find(|s| s.c_name() == base)
@@ -89,6 +100,8 @@ impl CScalar {
             CScalar::UInt => "unsigned int",
             CScalar::Long => "long",
             CScalar::ULong => "unsigned long",
+            CScalar::Float => "float",
+            CScalar::Double => "double",
         }
     }
 }
@@ -197,4 +210,7 @@ pub struct CView {
     pub no_ub: bool,
     /// Per copy, how reports name its memory objects (pointer tag k: the k-th).
     pub objects: std::collections::BTreeMap<String, Vec<String>>,
+    /// The library functions its copies call without a model (declared, not defined,
+    /// no spec, not one LANGUAGE.md models): uninterpreted, and the report says so.
+    pub uninterpreted: Vec<String>,
 }

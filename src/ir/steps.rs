@@ -29,6 +29,43 @@ pub fn counters(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, i64)> {
     out
 }
 
+/// The integer variables a loop body steps by the same symbolic amount in every
+/// iteration: exactly one top-level `x = x + e` (`e + x`, `x - e`, the sign given) with
+/// e not a literal and reading no variable the body writes (`j = j + b`, b a
+/// parameter), and no other assignment to x. With a counter i stepped by c they keep
+/// `c * (x - x0) == e * (i - i0)`: the running sum a strength reduction introduces.
+pub fn invariant_steps(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, Expr, i64)> {
+    let written = super::modified_vars(body);
+    let mut out: Vec<(VarId, Expr, i64)> = Vec::new();
+    for s in body {
+        let Stmt::Assign { var, value, .. } = s else { continue };
+        if tuple.var(*var).ty != Type::Int {
+            continue;
+        }
+        let ExprKind::Binary(op, a, b) = &value.kind else { continue };
+        let is_x = |e: &Expr| matches!(e.kind, ExprKind::Var(v) if v == *var);
+        let (e, sign) = match op {
+            BinOp::Add if is_x(a) => (b, 1),
+            BinOp::Add if is_x(b) => (a, 1),
+            BinOp::Sub if is_x(a) => (b, -1),
+            _ => continue,
+        };
+        let mut reads_written = false;
+        e.for_each_var(&mut |v| reads_written |= written.contains(&v));
+        if reads_written || literal_step(e).is_some() || e.has_quantifier() {
+            continue;
+        }
+        let writes = body
+            .iter()
+            .filter(|t| super::modified_vars(std::slice::from_ref(*t)).contains(var))
+            .count();
+        if writes == 1 && !out.iter().any(|(v, _, _)| v == var) {
+            out.push((*var, (**e).clone(), sign));
+        }
+    }
+    out
+}
+
 /// The numeric variables a loop body only ever steps by constants of one sign, in any
 /// branch (`if (*) { c = c + 1; }`): the sign of their steps. They move one way only.
 pub fn monotone(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, i64)> {

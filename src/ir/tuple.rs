@@ -141,6 +141,35 @@ impl Tuple {
         });
         copy
     }
+    /// Whether floats occur anywhere: a variable's type, or an expression of `pre`, `post`,
+    /// the hints or a body (`int(1.5)`). Such tuples are proved first with floats
+    /// abstracted (`smt::encode::FloatMode`).
+    pub fn has_float(&self) -> bool {
+        fn block(b: &[super::Stmt]) -> bool {
+            use super::Stmt;
+            b.iter().any(|s| match s {
+                Stmt::Skip | Stmt::Havoc { .. } | Stmt::Observe { .. } | Stmt::Cut { .. } => false,
+                Stmt::Assign { value, .. } => value.mentions_float(),
+                Stmt::Store { index, value, .. } => {
+                    index.mentions_float() || value.mentions_float()
+                }
+                Stmt::Assume { cond, .. } => cond.mentions_float(),
+                Stmt::If { cond, then_branch, else_branch, .. } => {
+                    cond.mentions_float() || block(then_branch) || block(else_branch)
+                }
+                Stmt::IfStar { then_branch, else_branch, .. } => {
+                    block(then_branch) || block(else_branch)
+                }
+                Stmt::While { cond, body, .. } => cond.mentions_float() || block(body),
+            })
+        }
+        self.vars.iter().any(|v| v.ty.has_float())
+            || self.pre.mentions_float()
+            || self.post.mentions_float()
+            || self.hints.invariants.iter().any(Expr::mentions_float)
+            || self.copies.iter().any(|c| block(&c.body))
+    }
+
     /// The file copy `copy`'s program comes from (the tuple's own unless it says).
     pub fn copy_file(&self, copy: usize) -> &str {
         self.copies[copy].file.as_deref().unwrap_or(&self.file)

@@ -137,6 +137,7 @@ fn type_name(ty: &TyKind) -> String {
         TyKind::Bool => "bool".into(),
         TyKind::Bv(w) => format!("bv{w}"),
         TyKind::Str => "string".into(),
+        TyKind::Float(k) => k.name().into(),
         TyKind::Array(elem) => format!("{}[]", type_name(&elem.kind)),
         TyKind::Unsupported => "unsupported".into(),
     }
@@ -165,6 +166,7 @@ fn visit_copy_vars(tuple: &ast::Tuple, f: &mut impl FnMut(&Ident, &Ident)) {
             | ExprKind::Int(_)
             | ExprKind::Bool(_)
             | ExprKind::Bv { .. }
+            | ExprKind::Float { .. }
             | ExprKind::Str(_)
             | ExprKind::Error => {}
         }

@@ -51,7 +51,9 @@ pub fn as_integer(v: &Value) -> Result<i128, String> {
         Value::Bool { value } => Ok(i128::from(*value)),
         Value::Bv { width, value } if *width <= 64 => Ok(*value as i128),
         Value::Bv { width, .. } => Err(format!("a {width}-bit value is wider than any C integer")),
-        Value::Str { .. } | Value::Array { .. } => Err(format!("{v} is not a C integer")),
+        Value::Str { .. } | Value::Array { .. } | Value::Float { .. } => {
+            Err(format!("{v} is not a C integer"))
+        }
     }
 }
 

@@ -18,12 +18,28 @@
 //! Silent loops (no `observe;` inside) stay loops and go through genpp's loop rules.
 //!
 //! Unfolding is exact: every path of the segment is a path of the program from the point
-//! to its next observation and back. A loop that contains an `observe;` but can go
-//! round once without reaching one (a silent iteration) would unfold forever; such a
-//! copy is refused with that reason rather than approximated.
+//! to its next observation and back.
+//!
+//! **Silent iterations.** A loop that contains an `observe;` but can go round once
+//! without reaching one (`repeat { if (*) { o = o + 1; } else { observe; } }`) would
+//! unfold forever. Where such a loop is unfolded, its stretch up to the next observation
+//! is written as "some number (≥ 0) of silent iterations, then one iteration that
+//! observes or leaves the loop":
+//! ```text
+//! c = *; while (g && c) { B′; c = *; }      // the silent iterations (a silent loop)
+//! if (g) { B, unfolded; back at the head: assume false } else { <rest> }
+//! ```
+//! where `B′` is the body with every `observe;` replaced by `assume false` (the
+//! iterations that complete without observing) and `c` a fresh choice variable of the
+//! copy (`silent@LINE:COL`, named with `@` like `while (*)`'s). Every run from the point
+//! to its next observation splits in exactly one way into k silent iterations and the
+//! rest, so the rewriting is exact again: for a ∀ copy the loop's invariant must hold
+//! for every k (genpp's loop rules), for an ∃ copy k is its choice (∃-only loops:
+//! unrolling or a ranking function), and the `assume false`s cut only paths that another
+//! k covers (for an ∃ copy they are obligations its choices avoid).
 
-use crate::ir::{has_observe, Expr, Loc, Stmt, Type, VarId};
-use std::collections::BTreeSet;
+use crate::ir::{has_observe, BinOp, Expr, ExprKind, Loc, Stmt, Type, VarId};
+use std::collections::{BTreeSet, HashSet};
 
 /// Most statements written for one copy's segments (branches copy what follows them).
 const MAX_STATEMENTS: usize = 4000;
@@ -48,13 +64,23 @@ pub(crate) struct CopyGraph {
 /// Builds the graph of a copy with body `body`; `at` is its point variable, written only
 /// when the copy has several points; `choice` tells the variables that only hold a
 /// choice of the program (`while (*)`'s, named with `@`, which φ cannot mention), whose
-/// havocs do not count as writes for stutters. `Err` says why the copy is refused.
+/// havocs do not count as writes for stutters; `silent_choice` gives the choice variable
+/// of the silent iterations of the observing loop at a place (module comment; the same
+/// variable for the same place). `Err` says why the copy is refused.
 pub(crate) fn build(
     body: &[Stmt],
     at: Option<VarId>,
     choice: &dyn Fn(VarId) -> bool,
+    silent_choice: &mut dyn FnMut(Loc) -> VarId,
 ) -> Result<CopyGraph, String> {
-    let mut w = Walker { at, choice, points: Vec::new(), written: 0 };
+    let mut w = Walker {
+        at,
+        choice,
+        silent_choice,
+        summarised: HashSet::new(),
+        points: Vec::new(),
+        written: 0,
+    };
     let start: Vec<&Stmt> = body.iter().collect();
     let mut first_next = BTreeSet::new();
     let first = w.walk(&start, &[], &mut first_next, &mut Vec::new())?;
@@ -83,14 +109,17 @@ struct Point<'a> {
     cont: Vec<&'a Stmt>,
 }
 
-struct Walker<'a> {
+struct Walker<'a, 'c> {
     at: Option<VarId>,
     choice: &'a dyn Fn(VarId) -> bool,
+    silent_choice: &'c mut dyn FnMut(Loc) -> VarId,
+    /// The observing loops whose silent iterations were written as a silent loop.
+    summarised: HashSet<*const Stmt>,
     points: Vec<Point<'a>>,
     written: usize,
 }
 
-impl<'a> Walker<'a> {
+impl<'a> Walker<'a, '_> {
     /// The 1-based number of the point at `s`, made on first sight.
     fn point(&mut self, s: &'a Stmt, loc: Loc, rest: &[&'a Stmt]) -> usize {
         let key = s as *const Stmt;
@@ -174,13 +203,29 @@ impl<'a> Walker<'a> {
                         _ => unreachable!("a branch"),
                     }
                 }
-                Stmt::While { cond, body, loc, .. } => {
+                Stmt::While { id, cond, body, loc } => {
                     let key = s as *const Stmt;
                     if entered.contains(&key) {
-                        return Err(format!(
-                            "its loop at {loc} contains `observe;` but can run an iteration \
-                             without reaching one"
-                        ));
+                        // Back at the head without observing: a silent iteration, which
+                        // the silent loop written where the loop was unfolded runs.
+                        if !self.summarised.contains(&key) {
+                            return Err(format!(
+                                "its loop at {loc} contains `observe;` but can run an \
+                                 iteration without reaching one"
+                            ));
+                        }
+                        self.count(1)?;
+                        out.push(Stmt::Assume { cond: Expr::bool(false), loc: *loc });
+                        return Ok(out);
+                    }
+                    if completes_silently(body) {
+                        let c = (self.silent_choice)(*loc);
+                        let prefix = silent_loop(*id, cond, body, c, *loc);
+                        self.count(statements(&prefix))?;
+                        out.extend(prefix);
+                        self.summarised.insert(key);
+                        // The silent loop may write: no stutter through it.
+                        silent = false;
                     }
                     let mut inner: Vec<*const Stmt> = entered.to_vec();
                     inner.push(key);
@@ -204,6 +249,78 @@ impl<'a> Walker<'a> {
         out.push(Stmt::Assume { cond: Expr::bool(false), loc: Loc::default() });
         Ok(out)
     }
+}
+
+/// Whether some path through `body` reaches its end without an `observe;` (mirrors the
+/// walk: a loop that observes can still be left at its head unless its guard is `true`).
+fn completes_silently(body: &[Stmt]) -> bool {
+    body.iter().all(|s| match s {
+        Stmt::Observe { .. } => false,
+        Stmt::If { then_branch, else_branch, .. }
+        | Stmt::IfStar { then_branch, else_branch, .. } => {
+            completes_silently(then_branch) || completes_silently(else_branch)
+        }
+        Stmt::While { cond, body, .. } if has_observe(body) => cond.kind != ExprKind::Bool(true),
+        _ => true,
+    })
+}
+
+/// `c = *; while (g && c) { B′; c = *; }` (module comment, "Silent iterations").
+fn silent_loop(id: crate::ir::LoopId, cond: &Expr, body: &[Stmt], c: VarId, loc: Loc) -> Vec<Stmt> {
+    let flag = Expr::var(c, Type::Bool);
+    let guard = if cond.kind == ExprKind::Bool(true) {
+        flag
+    } else {
+        Expr::binary(BinOp::And, cond.clone(), flag)
+    };
+    let mut silent_body = without_observations(body);
+    silent_body.push(Stmt::Havoc { var: c, loc });
+    vec![Stmt::Havoc { var: c, loc }, Stmt::While { id, cond: guard, body: silent_body, loc }]
+}
+
+/// `block` with every `observe;` replaced by `assume false`: its runs that do not observe.
+fn without_observations(block: &[Stmt]) -> Vec<Stmt> {
+    block
+        .iter()
+        .map(|s| match s {
+            Stmt::Observe { loc } => Stmt::Assume { cond: Expr::bool(false), loc: *loc },
+            Stmt::If { cond, then_branch, else_branch, loc } => Stmt::If {
+                cond: cond.clone(),
+                then_branch: without_observations(then_branch),
+                else_branch: without_observations(else_branch),
+                loc: *loc,
+            },
+            Stmt::IfStar { then_branch, else_branch, loc } => Stmt::IfStar {
+                then_branch: without_observations(then_branch),
+                else_branch: without_observations(else_branch),
+                loc: *loc,
+            },
+            Stmt::While { id, cond, body, loc } => Stmt::While {
+                id: *id,
+                cond: cond.clone(),
+                body: without_observations(body),
+                loc: *loc,
+            },
+            other => other.clone(),
+        })
+        .collect()
+}
+
+/// Statements in `block`, nested ones included (for the size limit).
+fn statements(block: &[Stmt]) -> usize {
+    block
+        .iter()
+        .map(|s| {
+            1 + match s {
+                Stmt::If { then_branch, else_branch, .. }
+                | Stmt::IfStar { then_branch, else_branch, .. } => {
+                    statements(then_branch) + statements(else_branch)
+                }
+                Stmt::While { body, .. } => statements(body),
+                _ => 0,
+            }
+        })
+        .sum()
 }
 
 /// `if (cond) { t } else { e }`, or `assume cond; t` when `e` only ends the program
@@ -239,7 +356,7 @@ mod tests {
     #[test]
     fn observations_in_branches_are_two_points() {
         let b = body("x = 0; repeat { if (x > 0) { observe; } else { x = 1; observe; } }");
-        let g = build(&b, Some(VarId(1)), &|_| false).expect("supported");
+        let g = build(&b, Some(VarId(1)), &|_| false, &mut |_| VarId(9)).expect("supported");
         assert_eq!(g.points.len(), 2);
         assert_eq!(g.first_next, BTreeSet::from([1, 2]));
         assert_eq!(g.next, vec![BTreeSet::from([1, 2]), BTreeSet::from([1, 2])]);
@@ -251,7 +368,7 @@ mod tests {
     fn an_observing_star_loop_stutters() {
         let b = body("repeat { while (*) { observe; } x = x + 1; observe; }");
         // VarId(1) is `while (*)`'s choice variable.
-        let g = build(&b, None, &|v| v == VarId(1)).expect("supported");
+        let g = build(&b, None, &|v| v == VarId(1), &mut |_| VarId(9)).expect("supported");
         assert_eq!(g.points.len(), 2);
         assert_eq!(g.stutters, vec![true, false]);
     }
@@ -259,15 +376,32 @@ mod tests {
     #[test]
     fn the_end_of_the_program_is_no_next_point() {
         let b = body("observe; observe;");
-        let g = build(&b, None, &|_| false).expect("supported");
+        let g = build(&b, None, &|_| false, &mut |_| VarId(9)).expect("supported");
         assert_eq!(g.next, vec![BTreeSet::from([2]), BTreeSet::new()]);
         assert!(matches!(g.from[1][..], [Stmt::Assume { .. }]));
     }
 
     #[test]
-    fn a_silent_iteration_of_an_observing_loop_is_refused() {
+    fn silent_iterations_of_an_observing_loop_are_a_silent_loop() {
         let b = body("repeat { if (*) { observe; } }");
-        let why = build(&b, None, &|_| false).err().expect("refused");
-        assert!(why.contains("without reaching one"), "{why}");
+        let g = build(&b, None, &|_| false, &mut |_| VarId(9)).expect("supported");
+        // From the point: `c = *; while (c) { if (*) { assume false } else { } c = *; }`,
+        // then the observing iteration, whose silent way back is cut.
+        let [Stmt::Havoc { var, .. }, Stmt::While { cond, body: inner, .. }, Stmt::IfStar { then_branch, else_branch, .. }] =
+            &g.from[0][..]
+        else {
+            panic!("{:#?}", g.from[0]);
+        };
+        assert_eq!(*var, VarId(9));
+        assert_eq!(cond.kind, crate::ir::ExprKind::Var(VarId(9)));
+        assert!(matches!(&inner[..], [Stmt::IfStar { then_branch, .. }, Stmt::Havoc { .. }]
+            if matches!(then_branch[..], [Stmt::Assume { .. }])));
+        assert!(then_branch.is_empty());
+        assert!(matches!(else_branch[..], [Stmt::Assume { .. }]));
+        assert_eq!(g.next, vec![BTreeSet::from([1])]);
+        // A loop whose every iteration observes gets no silent loop.
+        let b = body("repeat { x = x + 1; observe; }");
+        let g = build(&b, None, &|_| false, &mut |_| panic!("no silent loop")).expect("supported");
+        assert!(!g.from[0].iter().any(|s| matches!(s, Stmt::While { .. })));
     }
 }

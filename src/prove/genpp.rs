@@ -19,6 +19,13 @@ pub enum Item<'t> {
     S(&'t Stmt),
     /// Between repetitions of an aligned body: the guard must hold again.
     Guard(&'t Expr),
+    /// A loop peeled (`while (g) B` is `if (g) { B; while (g) B }`, a program identity):
+    /// where its guard holds, its body and then the loop again (peeled `k - 1` more
+    /// times); elsewhere past the loop.
+    Peel(&'t Stmt, u8),
+    /// One more repetition of an aligned body where the loop's guard still holds
+    /// (`if (g) B`): an alignment that runs a loop "up to k" iterations per joint step.
+    Maybe(&'t Stmt),
 }
 
 #[derive(Clone)]
@@ -27,14 +34,37 @@ pub struct Cfg<'t> {
     pub st: SymState,
     /// Iterations of ∃-only loops unrolled on this path so far.
     pub unrolled: u32,
+    /// The ∃-only loop whose iterations are being unrolled, until it is left.
+    pub unrolling: Option<&'t Stmt>,
     /// The loops that last ran in lockstep and may still have iterations left (see
     /// `loops::Lockstep`).
     pub lockstep: Option<super::loops::Lockstep<'t>>,
+    /// Loops peeled on this path to align offset loops (`offset`), which bounds it.
+    pub peeled: u8,
+    /// A lockstep's loop whose remaining iterations are being peeled (`offset`): it must
+    /// be seen to end within this many more.
+    pub must_end: Option<(usize, &'t Stmt, u8)>,
+    /// The loop point ahead follows an offset's peeled iterations: only 1:1 alignments
+    /// are tried there (the offset was what made the counts differ).
+    pub caught_up: bool,
+    /// Some copy branched with loops on this path (an `if` around loops, a peeled loop):
+    /// loop points check first for loops whose guard the branch made false.
+    pub split: bool,
 }
 
 impl<'t> Cfg<'t> {
     pub fn new(conts: Vec<im::Vector<Item<'t>>>, st: SymState) -> Self {
-        Cfg { conts, st, unrolled: 0, lockstep: None }
+        Cfg {
+            conts,
+            st,
+            unrolled: 0,
+            unrolling: None,
+            lockstep: None,
+            peeled: 0,
+            must_end: None,
+            caught_up: false,
+            split: false,
+        }
     }
 }
 
@@ -122,6 +152,9 @@ pub struct Prover<'t> {
     /// Consecution checks read parameters chosen before the loop as universal (a probe for
     /// invariants that hold whatever the ∃ copies chose, see `houdini`).
     pub robust: bool,
+    /// The atoms the running Houdini search dropped as not preserved, for the reason
+    /// (set before each attempt, taken by it).
+    pub dropped: Vec<Expr>,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
@@ -151,6 +184,7 @@ impl<'t> Prover<'t> {
             assumes_deferred: false,
             tried: Vec::new(),
             robust: false,
+            dropped: Vec::new(),
         }
     }
 
@@ -242,6 +276,26 @@ impl<'t> Prover<'t> {
                     )?;
                     cfg.st.pc.push_back(g);
                 }
+                Item::Peel(w, k) => return self.peel(i, w, k, cfg, acc, scope, end),
+                Item::Maybe(Stmt::While { cond, body, .. }) => {
+                    let g = cfg.st.eval_bool(cond);
+                    if has_loop(body) {
+                        let then = body.iter().map(Item::S).collect();
+                        return self.split(
+                            i,
+                            Some(g),
+                            then,
+                            im::Vector::new(),
+                            cfg,
+                            acc,
+                            scope,
+                            end,
+                        );
+                    }
+                    // Loop-free: both outcomes joined on the spot, like any `if`.
+                    self.exec_if(i, &g, body, &[], &mut cfg.st, &mut acc, scope)?;
+                }
+                Item::Maybe(_) => unreachable!("only loops repeat"),
                 Item::S(s) => match s {
                     Stmt::If { then_branch, else_branch, .. }
                     | Stmt::IfStar { then_branch, else_branch, .. }
@@ -410,9 +464,48 @@ impl<'t> Prover<'t> {
             _ => unreachable!("only branches"),
         };
         let c = cond.map(|e| cfg.st.eval_bool(e));
-        let with_branch = |branch: &'t [Stmt], taken: Option<Bool>| {
+        let items = |b: &'t [Stmt]| b.iter().map(Item::S).collect();
+        self.split(i, c, items(then_branch), items(else_branch), cfg, acc, scope, end)
+    }
+
+    /// A loop peeled `k` times at the front of copy `i` (see `Item::Peel`).
+    #[allow(clippy::too_many_arguments)]
+    fn peel(
+        &mut self,
+        i: usize,
+        w: &'t Stmt,
+        k: u8,
+        cfg: Cfg<'t>,
+        acc: Acc,
+        scope: Scope,
+        end: &End,
+    ) -> Res<Acc> {
+        let Stmt::While { cond, body, .. } = w else { unreachable!("only loops are peeled") };
+        let g = cfg.st.eval_bool(cond);
+        let mut then: im::Vector<Item<'t>> = body.iter().map(Item::S).collect();
+        then.push_back(if k > 1 { Item::Peel(w, k - 1) } else { Item::S(w) });
+        self.split(i, Some(g), then, im::Vector::new(), cfg, acc, scope, end)
+    }
+
+    /// Copy `i` continues with `then` where `c` holds and with `otherwise` elsewhere (no
+    /// condition: `if (*)`), each followed by the rest of the copy. A ∀ copy proves both;
+    /// an ∃ copy commits to one, under a restriction when there is a condition.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn split(
+        &mut self,
+        i: usize,
+        c: Option<Bool>,
+        then: im::Vector<Item<'t>>,
+        otherwise: im::Vector<Item<'t>>,
+        cfg: Cfg<'t>,
+        acc: Acc,
+        scope: Scope,
+        end: &End,
+    ) -> Res<Acc> {
+        let with_branch = |items: im::Vector<Item<'t>>, taken: Option<Bool>| {
             let mut next = cfg.clone();
-            let mut cont: im::Vector<Item<'t>> = branch.iter().map(Item::S).collect();
+            next.split = true;
+            let mut cont = items;
             cont.append(next.conts[i].clone());
             next.conts[i] = cont;
             if let Some(b) = taken {
@@ -423,10 +516,16 @@ impl<'t> Prover<'t> {
         let then_cond = c.clone();
         let else_cond = c.as_ref().map(|c| c.not());
         if self.quantifier(i) == Quantifier::Forall {
-            // Each ∀ branch must be proved; the split depends only on ∀ values.
-            let c1 = with_branch(then_branch, then_cond);
-            let c2 = with_branch(else_branch, else_cond);
-            if scope.conj {
+            // Each ∀ branch must be proved. Proved in separate queries, each may choose the
+            // parameters made so far its own way, which is sound only when the split is
+            // decided before them: on outermost ∀ values. A condition on values inside
+            // the query (a ∀ copy's values where a lockstep with ∃ loops stopped, see
+            // `Kind::Midway`) is chosen after the parameters: one query for both.
+            let late = c.as_ref().is_some_and(|c| !self.outer_only(c, scope))
+                && self.syms.params_since(scope.floor);
+            let c1 = with_branch(then, then_cond);
+            let c2 = with_branch(otherwise, else_cond);
+            if scope.conj || late {
                 let a = self.run(c1, acc, scope, end)?;
                 self.run(c2, a, scope, end)
             } else {
@@ -435,11 +534,14 @@ impl<'t> Prover<'t> {
                 Ok(acc)
             }
         } else {
-            // The ∃ copy commits to one branch; for `if (b)` the parameters must make b
-            // (or ¬b) hold.
+            // The ∃ copy commits to one branch; with a condition the parameters must make
+            // it (or its negation) hold.
             let mut last = None;
-            for (branch, taken) in [(then_branch, then_cond), (else_branch, else_cond)] {
+            for (items, taken) in
+                [(then.clone(), then_cond.clone()), (otherwise.clone(), else_cond.clone())]
+            {
                 let mark = self.proof.len();
+                let rec = crate::smt::record::mark();
                 let mut a = acc.clone();
                 if let Some(b) = &taken {
                     if let Err(f) =
@@ -449,16 +551,45 @@ impl<'t> Prover<'t> {
                         continue;
                     }
                 }
-                match self.run(with_branch(branch, taken), a, scope, end) {
+                match self.run(with_branch(items, taken), a, scope, end) {
                     Ok(a) => return Ok(a),
                     Err(f) => {
                         self.proof.truncate(mark);
+                        crate::smt::record::rewind(rec);
                         last = Some(f)
                     }
                 }
             }
-            Err(last.expect("two branches tried"))
+            let last = last.expect("two branches tried");
+            // A condition over outermost ∀ values alone (the ∃ copy's own inputs, values
+            // fixed before this query) is no choice: the ∃ copy goes where it says, and
+            // each side is a query of its own, whose parameters may depend on the side
+            // (∀u. (c → ∃p. φ1) ∧ (¬c → ∃p. φ2) is ∀u ∃p. (c → φ1) ∧ (¬c → φ2)).
+            let universal = c.as_ref().is_some_and(|c| self.outer_only(c, scope));
+            if !universal || scope.conj || last.kind == FailKind::Stopped {
+                return Err(last);
+            }
+            let mark = self.proof.len();
+            let rec = crate::smt::record::mark();
+            let both = self
+                .run(with_branch(then, then_cond), acc.clone(), scope, end)
+                .and_then(|_| self.run(with_branch(otherwise, else_cond), acc.clone(), scope, end));
+            match both {
+                Ok(_) => Ok(acc),
+                Err(f) => {
+                    self.proof.truncate(mark);
+                    crate::smt::record::rewind(rec);
+                    Err(f)
+                }
+            }
         }
+    }
+
+    /// Whether every symbol of `b` is outermost universal in queries of `scope`.
+    pub(super) fn outer_only(&self, b: &Bool, scope: Scope) -> bool {
+        let (consts, quantified) = crate::smt::query::free_constants(b);
+        !quantified
+            && consts.iter().all(|c| self.syms.class(scope.floor, c) == crate::smt::query::Class::A)
     }
 
     /// An ∃-only loop point: leave the first waiting ∃ loop now, or unroll it once.
@@ -472,7 +603,10 @@ impl<'t> Prover<'t> {
         // Exit: the parameters make the guard false.
         let mut exit = cfg.clone();
         exit.conts[j].pop_front();
+        exit.unrolling = None;
         let mut a = acc.clone();
+        // A failed way's obligations are no part of the proof (`smt::record`).
+        let rec = crate::smt::record::mark();
         let mut last = match self.oblige(&mut a, &cfg.st, &g.not(), scope, "leaving an ∃-only loop")
         {
             Ok(()) => {
@@ -482,6 +616,7 @@ impl<'t> Prover<'t> {
                     Ok(a) => return Ok(a),
                     Err(f) => {
                         self.proof.truncate(mark);
+                        crate::smt::record::rewind(rec);
                         f
                     }
                 }
@@ -494,6 +629,7 @@ impl<'t> Prover<'t> {
                 Ok(()) => {
                     let mut next = cfg.clone();
                     next.unrolled += 1;
+                    next.unrolling = Some(w);
                     next.st.pc.push_back(g);
                     let mut cont: im::Vector<Item<'t>> = body.iter().map(Item::S).collect();
                     cont.push_back(Item::S(w));
@@ -504,6 +640,7 @@ impl<'t> Prover<'t> {
                         Ok(a) => return Ok(a),
                         Err(f) => {
                             self.proof.truncate(mark);
+                            crate::smt::record::rewind(rec);
                             last = f;
                         }
                     }
@@ -511,9 +648,13 @@ impl<'t> Prover<'t> {
                 Err(f) => last = f,
             }
         }
-        // Beyond ForEx: an invariant and a ranking function the choices decrease.
-        if let Ok(a) = self.exists_ranked(&cfg, &acc, scope, end, j, w) {
-            return Ok(a);
+        // Beyond ForEx: an invariant and a ranking function the choices decrease. Once
+        // per loop, at its first encounter: a ranked proof of an unrolled copy seldom
+        // succeeds where the loop's own failed, and each costs a search per ranking.
+        if !cfg.unrolling.is_some_and(|u| std::ptr::eq(u, w)) {
+            if let Ok(a) = self.exists_ranked(&cfg, &acc, scope, end, j, w) {
+                return Ok(a);
+            }
         }
         let loc = match w {
             Stmt::While { loc, .. } => *loc,

@@ -67,6 +67,8 @@ impl<'t> Prover<'t> {
             atoms.truncate(max as usize);
         }
         let mut set: Vec<Expr> = Vec::new();
+        // The atoms found not preserved, named in the reason when the rest fails later.
+        let mut dropped: Vec<Expr> = Vec::new();
         if atoms.len() > 1 && self.initial(cfg, acc, scope, &atoms) {
             set = atoms;
         } else {
@@ -87,9 +89,11 @@ impl<'t> Prover<'t> {
         let params = self.syms.params_since(scope.floor);
         // The strongest initial conjunction that does not make the loops exit together
         // says that no weaker one does: the alignment is abandoned before any consecution.
+        let rec = crate::smt::record::mark();
         let never_together = align.len() > 1
             && !lockstep
             && matches!(self.termination(cfg, align, &set), Err(f) if !f.is_unknown());
+        crate::smt::record::rewind(rec);
         // A lockstep whose invariant relates no two copies proves nothing that running the
         // loops one after the other would not.
         if lockstep && !set.iter().any(|a| self.relates_copies(a)) {
@@ -111,11 +115,14 @@ impl<'t> Prover<'t> {
                 let failed = self.probe(cfg, acc, scope, align, &set);
                 if let Some(failed) = failed {
                     if failed.iter().any(|f| *f) {
+                        dropped
+                            .extend(set.iter().zip(&failed).filter(|p| *p.1).map(|p| p.0.clone()));
                         set = preserved(&set, &failed);
                         continue;
                     }
                 }
             }
+            self.dropped.clone_from(&dropped);
             let r = self.attempt(
                 cfg,
                 acc,
@@ -155,7 +162,7 @@ impl<'t> Prover<'t> {
                             ) => last = Some(f),
                         }
                     }
-                    set.pop();
+                    dropped.extend(set.pop());
                     if self.cancel.is_cancelled() {
                         break;
                     }
@@ -217,7 +224,12 @@ impl<'t> Prover<'t> {
         start: u64,
         lockstep: bool,
     ) -> Result<Acc, Attempt> {
+        // A failed candidate's valid obligations are no part of the proof (`smt::record`).
+        let rec = crate::smt::record::mark();
         let r = self.attempt_inner(cfg, acc, scope, end, align, cand, count, start, lockstep);
+        if r.is_err() {
+            crate::smt::record::rewind(rec);
+        }
         if self.tried.len() < MAX_TRIED_LOGGED {
             let text = match cand {
                 Cand::Atoms(atoms) => format!("`{}`", self.inv_text(atoms)),
@@ -247,7 +259,10 @@ impl<'t> Prover<'t> {
     pub(super) fn alignment_text(&self, align: &[Aligned<'t>]) -> String {
         align
             .iter()
-            .map(|al| format!("{} ×{}", self.loop_name(al.copy, al.stmt), al.count))
+            .map(|al| {
+                let upto = if al.upto { "1.." } else { "" };
+                format!("{} ×{upto}{}", self.loop_name(al.copy, al.stmt), al.count)
+            })
             .join(", ")
     }
 
@@ -267,6 +282,7 @@ impl<'t> Prover<'t> {
         if count {
             self.candidates += 1;
         }
+        let dropped = std::mem::take(&mut self.dropped);
         let mark = self.proof.len();
         let atoms = match cand {
             Cand::Atoms(a) => a.clone(),
@@ -312,7 +328,9 @@ impl<'t> Prover<'t> {
             } else {
                 format!("candidate `{text}` is not preserved by the {loops} at {locs}{run}")
             };
-            self.note_closest(CLOSEST_CONS, c);
+            // A failure of loops run 1:1 reads more plainly than one of uneven counts.
+            let even = align.iter().all(|al| al.count == 1);
+            self.note_closest(if even { CLOSEST_CONS } else { CLOSEST_CONS_UNEVEN }, c);
             Attempt::Cons(f)
         })?;
         // Continue after the loops from I ∧ ¬guards, with fresh values for what they modify.
@@ -363,11 +381,21 @@ impl<'t> Prover<'t> {
                 self.proof.truncate(mark);
                 if f.kind == FailKind::Invalid && !atoms.is_empty() {
                     let it = if align.len() == 1 { "it" } else { "them" };
-                    let c = format!(
+                    let mut c = format!(
                         "candidate `{text}` is an invariant of the {loops} at {locs}{run}, but \
                          after {it}: {} fails",
                         f.msg
                     );
+                    // What the loops did not preserve is what the proof missed.
+                    if !dropped.is_empty() {
+                        let shown =
+                            dropped.iter().take(3).map(|a| self.inv_text(std::slice::from_ref(a)));
+                        let more = if dropped.len() > 3 { ", …" } else { "" };
+                        c += &format!(
+                            "; not preserved: `{}`{more}",
+                            shown.collect::<Vec<_>>().join("`, `")
+                        );
+                    }
                     self.note_closest(CLOSEST_LATER, c);
                 }
                 Err(Attempt::Later(f))
@@ -425,6 +453,12 @@ impl<'t> Prover<'t> {
                 format!("{names} together")
             }
         });
+        // Iterations run only while the guard holds are no fixed count: say so.
+        let what = what.or_else(|| {
+            let al = align.iter().find(|al| al.upto)?;
+            let name = &self.tuple.copies[al.copy].name;
+            Some(format!("{name} runs up to {} iterations per joint step", al.count))
+        });
         self.record_as(align, invariant, start, what, of);
     }
 
@@ -455,7 +489,11 @@ impl<'t> Prover<'t> {
         self.candidates += 1;
         let goal = cfg.st.eval_all(atoms);
         let mut a = acc.clone();
-        self.oblige(&mut a, &cfg.st, &goal, scope, "initiation").is_ok()
+        // A filter of the search: the chosen candidate's initiation is checked again.
+        let rec = crate::smt::record::mark();
+        let ok = self.oblige(&mut a, &cfg.st, &goal, scope, "initiation").is_ok();
+        crate::smt::record::rewind(rec);
+        ok
     }
 
     /// Which conjuncts of `set` consecution does not preserve on their own (from all of
@@ -469,7 +507,9 @@ impl<'t> Prover<'t> {
         set: &[Expr],
     ) -> Option<Vec<bool>> {
         let saved = std::mem::replace(&mut self.probe_failed, vec![false; set.len()]);
+        let rec = crate::smt::record::mark();
         let r = self.consecution(cfg, acc, scope, align, set, End::Probe(set.to_vec()));
+        crate::smt::record::rewind(rec);
         let failed = std::mem::replace(&mut self.probe_failed, saved);
         r.ok().map(|_| failed)
     }
@@ -579,15 +619,28 @@ impl<'t> Prover<'t> {
         let mut conts = vec![im::Vector::new(); cfg.conts.len()];
         for al in align {
             let mut c = im::Vector::new();
-            for k in 0..al.count {
-                if k > 0 {
+            c.extend(al.body().iter().map(Item::S));
+            for _ in 1..al.count {
+                if al.upto {
+                    c.push_back(Item::Maybe(al.stmt));
+                } else {
                     c.push_back(Item::Guard(al.cond()));
+                    c.extend(al.body().iter().map(Item::S));
                 }
-                c.extend(al.body().iter().map(Item::S));
             }
             conts[al.copy] = c;
         }
-        let sub = Cfg { conts, st: h, unrolled: cfg.unrolled, lockstep: None };
+        let sub = Cfg {
+            conts,
+            st: h,
+            unrolled: cfg.unrolled,
+            unrolling: None,
+            lockstep: None,
+            peeled: cfg.peeled,
+            must_end: None,
+            caught_up: false,
+            split: cfg.split,
+        };
         let start = if separate { Acc::new() } else { acc.clone() };
         let mark = self.proof.len();
         let r = self.run(sub, start, sc, &goal);
@@ -603,9 +656,11 @@ fn preserved(set: &[Expr], failed: &[bool]) -> Vec<Expr> {
     set.iter().zip(failed).filter(|(_, f)| !**f).map(|(a, _)| a.clone()).collect()
 }
 
-/// How informative a failed candidate is for the reason: not preserved beats not ending
-/// the loops together, which beats an invariant too weak for what follows the loops.
-const CLOSEST_CONS: u8 = 3;
+/// How informative a failed candidate is for the reason: not preserved (by loops run 1:1,
+/// then by uneven counts) beats not ending the loops together, which beats an invariant
+/// too weak for what follows the loops.
+const CLOSEST_CONS: u8 = 4;
+const CLOSEST_CONS_UNEVEN: u8 = 3;
 const CLOSEST_TERM: u8 = 2;
 const CLOSEST_LATER: u8 = 1;
 

@@ -27,6 +27,9 @@ pub struct Aligned<'t> {
     pub copy: usize,
     pub stmt: &'t Stmt,
     pub count: u32,
+    /// The repetitions after the first run only while the guard holds ("up to `count`"
+    /// iterations per joint step, `genpp::Item::Maybe`), instead of requiring it.
+    pub upto: bool,
 }
 
 impl<'t> Aligned<'t> {
@@ -81,25 +84,34 @@ impl<'t> Prover<'t> {
                     _ => unreachable!("waiting copies are at a loop"),
                 });
                 let mut a = acc.clone();
+                let rec = crate::smt::record::mark();
                 match self.oblige(&mut a, &cfg.st, &g.not(), scope, "a lockstep loop's exit") {
                     Ok(()) => {
                         let mut next = cfg.clone();
                         next.conts[c].pop_front();
                         next.st.pc.push_back(g.not());
                         let start = self.candidates;
-                        let al = [Aligned { copy: c, stmt: w, count: 1 }];
+                        let al = [Aligned { copy: c, stmt: w, count: 1, upto: false }];
                         let what = format!("{} runs no more", self.tuple.copies[c].name);
                         let inv = "the guard is false: no iterations left".to_string();
                         self.record_as(&al, inv, start, Some(what), Some(ls.record));
                         let mark = self.proof.len() - 1;
                         return self.run(next, a, scope, end).inspect_err(|_| {
                             self.proof.truncate(mark);
+                            crate::smt::record::rewind(rec);
                         });
                     }
                     Err(f) if f.kind == FailKind::Stopped => return Err(f),
                     Err(_) => {}
                 }
             }
+            // Lockstep, then a few iterations alone (an unrolled loop's remainder).
+            if let Some(r) = self.run_leftover_iteration(&cfg, &acc, scope, end, ls, &waiting) {
+                return r;
+            }
+        }
+        if let Some(r) = self.skip_false_guards(&cfg, &acc, scope, end, &waiting) {
+            return r;
         }
         if forall.is_empty() {
             return self.exists_only(cfg, acc, scope, end);
@@ -109,6 +121,23 @@ impl<'t> Prover<'t> {
         let tried_before = self.candidates;
         let outer_closest = self.closest.take();
         let mut last: Option<Fail> = None;
+        // Loops a few iterations apart: the copy behind catches up first. Where that
+        // fails, its closest candidate is the one the reason names.
+        let offsets = self.offsets(&cfg, &waiting);
+        let mut offset_closest = None;
+        for &off in &offsets {
+            match self.run_offset(&cfg, &acc, scope, end, off) {
+                Ok(a) => {
+                    self.closest = outer_closest;
+                    return Ok(a);
+                }
+                Err(f) if f.kind == FailKind::Stopped => return Err(f),
+                Err(f) => {
+                    offset_closest = self.closest.clone().or(offset_closest);
+                    last = Some(f);
+                }
+            }
+        }
         // Larger alignments first: running loops together is what relational proofs need.
         let n = waiting.len();
         // With many copies, only all of them, pairs and single loops (the sizes between
@@ -141,28 +170,56 @@ impl<'t> Prover<'t> {
                         && s.iter().all(|&k| ls.has(waiting[k].0, waiting[k].1))
                 })
         };
-        let mut plans: Vec<(Vec<usize>, Vec<u32>, bool)> = Vec::new();
+        let mut plans: Vec<Plan> = Vec::new();
+        let plan = |subset: &Vec<usize>, counts: Vec<u32>, lockstep: bool| Plan {
+            subset: subset.clone(),
+            counts,
+            lockstep,
+            upto: false,
+        };
         for s in subsets.iter().filter(|s| s.len() > 1) {
             let uneven = s.len() <= 3;
             for counts in count_vectors(s.len(), bound) {
                 if uneven || counts.iter().all(|&c| c == 1) {
-                    plans.push((s.clone(), counts, false));
+                    plans.push(plan(s, counts, false));
                 }
             }
             if let [i, j] = s.as_slice() {
                 let (a, b) = (waiting[*i], waiting[*j]);
                 if let Some(counts) = step_ratio(self.tuple, a.1, b.1, bound) {
-                    plans.push((s.clone(), counts, false));
+                    plans.push(plan(s, counts, false));
                 }
             }
         }
         for s in subsets.iter().filter(|s| s.len() == 1) {
-            plans.push((s.clone(), vec![1], false));
+            plans.push(plan(s, vec![1], false));
         }
         for s in subsets.iter().filter(|s| may_lockstep(s)) {
-            plans.push((s.clone(), vec![1; s.len()], true));
+            plans.push(plan(s, vec![1; s.len()], true));
+            // An unrolled loop against the original: k iterations of one per iteration of
+            // the other while both guards hold, the remainder after (see `offset`).
+            if let [i, j] = s.as_slice() {
+                if let Some(counts) = counter_ratio(self.tuple, waiting[*i].1, waiting[*j].1) {
+                    plans.push(plan(s, counts, true));
+                }
+            }
         }
-        'alignments: for (subset, counts, in_lockstep) in plans {
+        // A loop whose body runs the original body once or twice (an unrolled copy guarded
+        // inside): per joint step the other copy runs up to 2 iterations, each only while
+        // its guard holds.
+        for s in subsets.iter().filter(|s| s.len() == 2) {
+            for counts in [vec![2, 1], vec![1, 2]] {
+                plans.push(Plan { upto: true, ..plan(s, counts, false) });
+            }
+        }
+        // Right after an offset's peeled iterations, only loops run 1:1 (else the plans
+        // are tried where the offset was found, without it).
+        if cfg.caught_up {
+            plans.retain(|p| p.subset.len() > 1 && p.counts.iter().all(|&c| c == 1));
+        }
+        let mut cfg = cfg;
+        cfg.caught_up = false;
+        'alignments: for Plan { subset, counts, lockstep: in_lockstep, upto } in plans {
             {
                 if budget == 0 {
                     break 'alignments;
@@ -171,7 +228,12 @@ impl<'t> Prover<'t> {
                 let align: Vec<Aligned<'t>> = subset
                     .iter()
                     .zip(&counts)
-                    .map(|(&k, &c)| Aligned { copy: waiting[k].0, stmt: waiting[k].1, count: c })
+                    .map(|(&k, &c)| Aligned {
+                        copy: waiting[k].0,
+                        stmt: waiting[k].1,
+                        count: c,
+                        upto: upto && c > 1,
+                    })
                     .collect();
                 match self.houdini(&cfg, &acc, scope, end, &align, tried_before, in_lockstep) {
                     Ok(a) => {
@@ -188,10 +250,25 @@ impl<'t> Prover<'t> {
             }
         }
         let tried = self.candidates - tried_before;
+        if offset_closest.is_some() {
+            self.closest = offset_closest;
+        }
         let closest = match (&self.closest, last) {
             (Some((_, c)), _) => format!("; closest: {c}"),
             (None, Some(f)) => format!("; last failure: {}", f.msg),
             (None, None) => String::new(),
+        };
+        // The offset found, in the reason's first words.
+        let (apart, them) = match offsets.first() {
+            Some(o) => (
+                format!(
+                    "the loops at {locs} run {} apart ({} behind); ",
+                    super::offset::iterations(o.steps),
+                    self.tuple.copies[o.behind].name
+                ),
+                "them".to_string(),
+            ),
+            None => (String::new(), format!("the loops at {locs}")),
         };
         // The enclosing search keeps the more informative of its own and this one's.
         if let Some((rank, c)) = outer_closest {
@@ -204,7 +281,7 @@ impl<'t> Prover<'t> {
                 FailKind::NoInvariant
             },
             msg: format!(
-                "no invariant among {tried} candidates for the loops at {locs} ({} loop point(s) \
+                "{apart}no invariant among {tried} candidates for {them} ({} loop point(s) \
                  proved before it on this path){closest}",
                 self.proof.len()
             ),
@@ -218,6 +295,15 @@ impl<'t> Prover<'t> {
         };
         format!("{}@{}:{}", self.tuple.copies[copy].name, self.tuple.copy_file(copy), loc)
     }
+}
+
+/// One alignment to try at a loop point: which of the waiting loops, their counts, and
+/// how the copies run together (exactly; in lockstep with leftovers; up to the counts).
+struct Plan {
+    subset: Vec<usize>,
+    counts: Vec<u32>,
+    lockstep: bool,
+    upto: bool,
 }
 
 /// From this many waiting loops on, alignments are all of them, pairs, or single loops.
@@ -248,6 +334,44 @@ fn step_ratio(tuple: &Tuple, a: &Stmt, b: &Stmt, bound: u32) -> Option<Vec<u32>>
     let k = u32::try_from(big / small).ok().filter(|&k| k > bound && k <= MAX_STEP_RATIO)?;
     // The loop with the larger step runs once per k iterations of the other.
     Some(if sa > sb { vec![1, k] } else { vec![k, 1] })
+}
+
+/// Counts k:1 (k in 2..=`MAX_STEP_RATIO`) for two loops whose guard counters, or else
+/// counters of one name, step by constants in ratio k: the loop with the smaller step
+/// runs k iterations per iteration of the other (`i += 2` against `i++`; `c += 2`
+/// against `c++` in `x /= 100` against `x /= 10`).
+fn counter_ratio(tuple: &Tuple, a: &Stmt, b: &Stmt) -> Option<Vec<u32>> {
+    let parts = |s: &Stmt| match s {
+        Stmt::While { cond, body, .. } => {
+            let mut vars = Vec::new();
+            cond.for_each_var(&mut |v| vars.push(v));
+            Some((vars, super::mine::counters(tuple, body)))
+        }
+        _ => None,
+    };
+    let ((ga, ca), (gb, cb)) = (parts(a)?, parts(b)?);
+    let ratio = |sa: i64, sb: i64| {
+        let (big, small) =
+            (sa.unsigned_abs().max(sb.unsigned_abs()), sa.unsigned_abs().min(sb.unsigned_abs()));
+        let k = u32::try_from(big / small.max(1)).ok()?;
+        (small > 0 && big % small == 0 && (2..=MAX_STEP_RATIO).contains(&k)).then(|| {
+            if sa.unsigned_abs() > sb.unsigned_abs() {
+                vec![1, k]
+            } else {
+                vec![k, 1]
+            }
+        })
+    };
+    let guard_step = |g: &[crate::ir::VarId], c: &[(crate::ir::VarId, i64)]| {
+        c.iter().find(|(v, _)| g.contains(v)).map(|(_, s)| *s)
+    };
+    if let (Some(sa), Some(sb)) = (guard_step(&ga, &ca), guard_step(&gb, &cb)) {
+        return ratio(sa, sb);
+    }
+    ca.iter().find_map(|&(x, sx)| {
+        let y = cb.iter().find(|&&(y, _)| tuple.var(y).name == tuple.var(x).name)?;
+        ratio(sx, y.1)
+    })
 }
 
 /// Iteration-count vectors with entries in 1..=bound, all-ones first, without common

@@ -19,10 +19,16 @@
 //! atoms as integers (steps read as signed literals, `*` and `-` wrapping, `<` unsigned):
 //! a relation that holds of the integers holds modulo 2^N, and the ones that wrapping
 //! breaks (`x >= old(x)`) fail their check like any other candidate.
+//! Strength reduction: in any alignment, a guard counter i stepped by c and a variable
+//! stepped by a literal only that loop writes, or by a loop-invariant expression e
+//! (`j += b`), move in proportion: `c * (j - old(j)) == e * (i - old(i))`.
+//! Code sinking: `r = e` each iteration in one aligned loop only gives
+//! `i == old(i) || r == e` and `i != old(i) || r == old(r)`. Guards over one variable of
+//! different names, equal up to renaming, give that variable's equality.
 
 use super::loops::Aligned;
 pub use crate::ir::steps::{counters, monotone, stepped_by_multiples};
-use crate::ir::{BinOp, Expr, ExprKind, Tuple, Type, VarId};
+use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, VarId};
 
 /// `ghost(v)`: the ghost variable holding `v`'s value when the loops were reached.
 /// `lockstep`: the loops run in lockstep (`loops::Lockstep`), which also gets the
@@ -93,8 +99,17 @@ pub fn atoms(
             for x in guard_vars(a) {
                 for y in guard_vars(b) {
                     if same_name(x, y) {
-                        push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
+                        push(Expr::same(var_expr(x), var_expr(y)), &mut out);
                     }
+                }
+            }
+            // One guard over a variable of another name (`while (y > 0)` on a copy y of
+            // the input against `while (x > 0)`): the two play one role.
+            if let ([x], [y]) = (guard_vars(a).as_slice(), guard_vars(b).as_slice()) {
+                let (x, y) = (*x, *y);
+                let renamed = a.cond().map_vars(&|v| if v == x { y } else { v });
+                if !same_name(x, y) && tuple.var(x).ty == tuple.var(y).ty && renamed == *b.cond() {
+                    push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
                 }
             }
         }
@@ -105,13 +120,15 @@ pub fn atoms(
             for &x in &ma {
                 for &y in &mb {
                     if same_name(x, y) {
-                        push(Expr::eq(var_expr(x), var_expr(y)), &mut out);
+                        push(Expr::same(var_expr(x), var_expr(y)), &mut out);
                     }
                 }
             }
             // a runs k times as often as b: counters and accumulators scale by k.
             for (p, q, mp, mq) in [(a, b, &ma, &mb), (b, a, &mb, &ma)] {
-                if q.count == 0 || p.count <= q.count || p.count % q.count != 0 {
+                // Up to k iterations per step: no fixed proportion.
+                if p.upto || q.upto || q.count == 0 || p.count <= q.count || p.count % q.count != 0
+                {
                     continue;
                 }
                 let k = p.count / q.count;
@@ -135,6 +152,9 @@ pub fn atoms(
     for (i, a) in align.iter().enumerate() {
         for b in &align[i + 1..] {
             let (ga, gb) = (guard_vars(a), guard_vars(b));
+            if a.upto || b.upto {
+                continue;
+            }
             for (x, cx) in counters(tuple, a.body()) {
                 for (y, cy) in counters(tuple, b.body()) {
                     // Guard counters only: they are what simultaneous termination needs.
@@ -155,6 +175,92 @@ pub fn atoms(
                     push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
                 }
             }
+        }
+    }
+    // Strength reduction: a variable one loop alone steps (`k += 5`, `j += b` with b
+    // unwritten) moves in proportion to the loop's guard counter i stepped by c:
+    // `c * (k - old(k)) == 5 * (i - old(i))`, so with its value on entry k is the
+    // product the other copy recomputes each iteration (`5 * i + c`). Literal counters
+    // another aligned loop writes under the same name are related by equalities instead.
+    for (n, al) in align.iter().enumerate() {
+        let others: Vec<VarId> = align
+            .iter()
+            .enumerate()
+            .filter(|(m, _)| *m != n)
+            .flat_map(|(_, o)| crate::ir::modified_vars(o.body()))
+            .collect();
+        let own = |y: VarId| !others.iter().any(|&o| same_name(o, y));
+        let guarded = guard_vars(al);
+        let cs = counters(tuple, al.body());
+        for &(x, cx) in cs.iter().filter(|(x, _)| guarded.contains(x)) {
+            if tuple.var(x).ty != Type::Int {
+                continue;
+            }
+            // Literal steps: loops alone get every proportional pair below.
+            for &(y, cy) in cs.iter().filter(|_| align.len() > 1) {
+                if y == x || !own(y) || tuple.var(y).ty != Type::Int {
+                    continue;
+                }
+                let g = num_integer::gcd(cx, cy);
+                let (kx, ky) = (cy / g, cx / g);
+                let moved = |v: VarId, k: i64| scaled(k, moved_from_entry(v));
+                push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
+            }
+            // Symbolic steps are rare: mined even when the other copy writes the name too
+            // (it recomputes `j = i * b + c` where this copy steps `j += b`).
+            for (y, e, sign) in crate::ir::steps::invariant_steps(tuple, al.body()) {
+                if y == x {
+                    continue;
+                }
+                let per = Expr::binary(BinOp::Mul, e, moved_from_entry(x));
+                push(Expr::eq(scaled(cx, moved_from_entry(y)), scaled(sign, per)), &mut out);
+            }
+        }
+    }
+    // Code sinking: a loop that sets `r = e` every iteration (e read after its inputs'
+    // last writes) against one that sets it once after the loop: once the counter moved
+    // r is e, before that r is what it was on entry.
+    for (n, al) in align.iter().enumerate().filter(|_| align.len() > 1) {
+        let others: Vec<VarId> = align
+            .iter()
+            .enumerate()
+            .filter(|(m, _)| *m != n)
+            .flat_map(|(_, o)| crate::ir::modified_vars(o.body()))
+            .collect();
+        let guarded = guard_vars(al);
+        let body = al.body();
+        let Some(&(x, cx)) = counters(tuple, body)
+            .iter()
+            .find(|(x, _)| guarded.contains(x) && tuple.var(*x).ty == Type::Int)
+        else {
+            continue;
+        };
+        let ghost_of = |v: VarId| Expr::var(ghost(v), tuple.var(v).ty.clone());
+        // The counter never comes back to its entry value (what `i != old(i)` needs).
+        let away =
+            Expr::binary(if cx > 0 { BinOp::Ge } else { BinOp::Le }, var_expr(x), ghost_of(x));
+        let mut away = Some(away);
+        for (k, s) in body.iter().enumerate() {
+            let Stmt::Assign { var: r, value, .. } = s else { continue };
+            let r = *r;
+            if r == x || others.iter().any(|&o| same_name(o, r)) {
+                continue;
+            }
+            let later = crate::ir::modified_vars(&body[k + 1..]);
+            let earlier = crate::ir::modified_vars(&body[..k]);
+            let mut stale = earlier.contains(&r) || later.contains(&r);
+            value.for_each_var(&mut |v| stale |= v == r || later.contains(&v));
+            if stale || value.has_quantifier() {
+                continue;
+            }
+            if let Some(a) = away.take() {
+                push(a, &mut out);
+            }
+            let unmoved = Expr::eq(var_expr(x), ghost_of(x));
+            let set = Expr::eq(var_expr(r), value.clone());
+            push(Expr::binary(BinOp::Or, unmoved.clone(), set), &mut out);
+            let kept = Expr::eq(var_expr(r), ghost_of(r));
+            push(Expr::binary(BinOp::Or, Expr::negate(unmoved), kept), &mut out);
         }
     }
     // A guard counter stepped by c (|c| >= 2) keeps its distance from the loop's entry a
@@ -254,7 +360,7 @@ pub fn atoms(
                 _ => continue,
             };
             let within = Expr::binary(bound, var_expr(x), edge);
-            let unmoved = Expr::eq(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
+            let unmoved = Expr::same(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
             push(Expr::binary(BinOp::Or, within, unmoved), &mut out);
         }
     }

@@ -10,6 +10,7 @@ mod genpp;
 mod houdini;
 mod loops;
 mod mine;
+mod offset;
 mod prophecy;
 mod rank;
 mod state;
@@ -43,18 +44,54 @@ pub struct ProveOptions {
 /// The proof always lists every loop point with its candidates tried, so `explain`
 /// needs no extra work here.
 pub fn prove(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
+    crate::smt::session::guarded(Engine::Prove, cancel, || prove_guarded(tuple, opts, cancel))
+}
+
+fn prove_guarded(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
     let recording = crate::smt::record::scope_with(opts.record, !opts.strategy_only);
     let start = Instant::now();
-    let mut outcome = prove_unrecorded(tuple, opts, cancel);
+    let mut outcome = if tuple.has_float() {
+        prove_floats(tuple, opts, cancel)
+    } else {
+        prove_unrecorded(tuple, opts, cancel)
+    };
     // Every attempt counts (without axioms, with the guesses rewritten, as written).
     outcome.time = start.elapsed();
     if let Verdict::Verified { proof } = &mut outcome.verdict {
         if opts.record && !proof.recorded.on {
+            let floats = proof.recorded.float_encoding;
             proof.recorded = crate::smt::record::into_proof(crate::smt::record::take());
+            proof.recorded.float_encoding = floats;
         }
     }
     drop(recording);
     outcome
+}
+
+/// Floats cheap first (DESIGN.md §11): the whole proof with floats abstracted
+/// (`smt::encode::FloatMode::Abstract`, whose module doc argues why its `verified` is
+/// sound), in half the time left (at most [`AXIOM_FREE_SLICE`]); when that is not a
+/// proof, again with the exact IEEE encoding. The proof says which one decided it.
+fn prove_floats(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
+    use crate::smt::encode::{float_mode_scope, FloatMode};
+    use crate::verdict::FloatEncoding;
+    let mark = |mut o: Outcome, how: FloatEncoding| {
+        if let Verdict::Verified { proof } = &mut o.verdict {
+            proof.recorded.float_encoding = Some(how);
+        }
+        o
+    };
+    let half = (cancel.remaining().unwrap_or(AXIOM_FREE_SLICE * 2) / 2).min(AXIOM_FREE_SLICE);
+    let cheap = {
+        let _abstract = float_mode_scope(FloatMode::Abstract);
+        prove_unrecorded(tuple, opts, &cancel.with_timeout(half))
+    };
+    if matches!(cheap.verdict, Verdict::Verified { .. }) {
+        return mark(cheap, FloatEncoding::Abstract);
+    }
+    crate::smt::record::clear();
+    let _exact = float_mode_scope(FloatMode::Exact);
+    mark(prove_unrecorded(tuple, opts, cancel), FloatEncoding::Exact)
 }
 
 fn prove_unrecorded(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcome {
@@ -118,7 +155,8 @@ fn prove_without_axioms(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> 
 const AXIOM_FREE_SLICE: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// For each variable, the first variable `pre` equates it with through top-level
-/// conjuncts `x == y` (itself if none): such variables start with one symbol. The
+/// conjuncts `x == y` (`x === y` on floats, whose `==` is not identity: NaN, ±0) (itself
+/// if none): such variables start with one symbol. The
 /// initial states are the same (pre keeps the conjunct), but two copies of one program
 /// then compute one term instead of two that only the solver can show equal (NI over a
 /// 3000-arm chain: 21.5 s for the postcondition's query, see the commit log).
@@ -134,7 +172,10 @@ fn equated_initial_values(tuple: &Tuple) -> Vec<crate::ir::VarId> {
         r
     }
     for c in tuple.pre.conjuncts() {
-        let ExprKind::Binary(BinOp::Eq, a, b) = &c.kind else { continue };
+        let ExprKind::Binary(op @ (BinOp::Eq | BinOp::Ident), a, b) = &c.kind else { continue };
+        if *op == BinOp::Eq && matches!(a.ty, crate::ir::Type::Float(_)) {
+            continue;
+        }
         let (ExprKind::Var(x), ExprKind::Var(y)) = (&a.kind, &b.kind) else { continue };
         if tuple.var(*x).ty != tuple.var(*y).ty {
             continue;

@@ -7,7 +7,7 @@
 use super::genpp::{Cfg, End, Fail, Prover, Res};
 use super::loops::Aligned;
 use super::state::{Acc, Scope, SymState};
-use crate::ir::{BinOp, Expr, ExprKind, Stmt, Type, UnOp, VarId};
+use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, UnOp, VarId};
 
 impl<'t> Prover<'t> {
     pub(super) fn exists_ranked(
@@ -20,11 +20,11 @@ impl<'t> Prover<'t> {
         w: &'t Stmt,
     ) -> Res<Acc> {
         let Stmt::While { cond, .. } = w else { unreachable!("a loop") };
-        let align = [Aligned { copy, stmt: w, count: 1 }];
+        let align = [Aligned { copy, stmt: w, count: 1, upto: false }];
         let start = self.candidates;
         let mut last = Fail::invalid("no ranking function candidate");
         let modified = crate::ir::modified_vars(align[0].body());
-        for r in rankings(cond, &self.tuple.post, &modified) {
+        for r in rankings(self.tuple, copy, cond, &modified) {
             let saved = self.ranking.replace((copy, w, r));
             let result = self.houdini(cfg, acc, scope, end, &align, start, false);
             self.ranking = saved;
@@ -47,14 +47,15 @@ impl<'t> Prover<'t> {
     }
 
     /// Invariant atoms that tie the ranked loop's guard to its ranking function r:
-    /// `r >= 0`, and for a guard with no integer bound (`while (go)`, set by a choice)
-    /// `guard <==> r > 0`, so that the loop exits exactly when r reaches 0.
+    /// `r >= 0`, and for a ranking not read off the guard's bounds (`while (go)` or
+    /// `while (r != 0)` over a flag set by a choice) `guard <==> r > 0`, so that the loop
+    /// exits exactly when r reaches 0.
     pub(super) fn ranking_atoms(&self, align: &[Aligned<'t>]) -> Vec<Expr> {
         let Some(r) = self.ranking_for(align) else { return Vec::new() };
         let zero = Expr::number(&r.ty, 0).unwrap_or_else(|| Expr::int(0));
         let mut out = vec![Expr::binary(BinOp::Ge, r.clone(), zero.clone())];
         let cond = align[0].cond();
-        if int_bounds(cond).is_empty() {
+        if !guard_rankings(cond).contains(&r) {
             out.push(Expr::binary(BinOp::Iff, cond.clone(), Expr::binary(BinOp::Gt, r, zero)));
         }
         out
@@ -91,11 +92,63 @@ impl<'t> Prover<'t> {
 
 /// Ranking function candidates: from the guard's integer comparisons the distance to
 /// the bound (`a < b` gives `b - a`, `a <= b` gives `b - a + 1`, `a != b` gives
-/// `abs(a - b)`, and so on); for a guard without such a bound (a flag set by a choice),
-/// the distances between the sides of the postcondition's integer comparisons that
-/// mention a variable the loop modifies (`post a.o == b.o` gives `a.o - b.o` and
-/// `b.o - a.o`).
-fn rankings(cond: &Expr, post: &Expr, modified: &[VarId]) -> Vec<Expr> {
+/// `abs(a - b)`, and so on); then, for a guard without an ordered bound, a loop that steers towards a target rather than a
+/// bound (`while (more) { o++; more = *; }`), distances to the postcondition: between
+/// the sides of its integer comparisons that mention a variable the loop modifies (`post
+/// a.o == b.o` gives `a.o - b.o` and `b.o - a.o`), and between an integer the loop
+/// modifies and an integer of another copy that the postcondition names (the ∀ copy's
+/// result the ∃ loop must reach, before the ∃ copy copies its counter into its own).
+fn rankings(tuple: &Tuple, copy: usize, cond: &Expr, modified: &[VarId]) -> Vec<Expr> {
+    let diff = |x: Expr, y: Expr| Expr::binary(BinOp::Sub, x, y);
+    let mut out = guard_rankings(cond);
+    // An ordered bound in the guard is what the loop counts towards.
+    let ordered = int_bounds(cond).iter().any(|(op, _, _)| *op != BinOp::Ne);
+    if ordered {
+        return out;
+    }
+    let mut push = |r: Expr| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    let post = &tuple.post;
+    let mentions_modified = |e: &Expr| {
+        let mut hit = false;
+        e.for_each_var(&mut |v| hit |= modified.contains(&v));
+        hit
+    };
+    for c in post.conjuncts() {
+        let ExprKind::Binary(BinOp::Eq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, a, b) =
+            &c.kind
+        else {
+            continue;
+        };
+        if a.ty != Type::Int || !mentions_modified(c) {
+            continue;
+        }
+        push(diff((**a).clone(), (**b).clone()));
+        push(diff((**b).clone(), (**a).clone()));
+    }
+    let int_var = |v: VarId| tuple.vars[v.0 as usize].ty == Type::Int;
+    let mut targets = Vec::new();
+    post.for_each_var(&mut |v| {
+        if int_var(v) && tuple.vars[v.0 as usize].copy != copy && !targets.contains(&v) {
+            targets.push(v);
+        }
+    });
+    let counters =
+        modified.iter().filter(|v| int_var(**v) && !tuple.vars[v.0 as usize].name.contains('$'));
+    for &v in counters {
+        for &t in &targets {
+            push(diff(Expr::var(t, Type::Int), Expr::var(v, Type::Int)));
+            push(diff(Expr::var(v, Type::Int), Expr::var(t, Type::Int)));
+        }
+    }
+    out
+}
+
+/// The distances to the bounds of the guard's integer comparisons.
+fn guard_rankings(cond: &Expr) -> Vec<Expr> {
     let diff = |x: Expr, y: Expr| Expr::binary(BinOp::Sub, x, y);
     let plus1 = |e: Expr| {
         let one = Expr::number(&e.ty, 1).unwrap_or_else(|| Expr::int(1));
@@ -112,29 +165,6 @@ fn rankings(cond: &Expr, post: &Expr, modified: &[VarId]) -> Vec<Expr> {
         };
         if !out.contains(&r) {
             out.push(r);
-        }
-    }
-    if !out.is_empty() {
-        return out;
-    }
-    let mentions_modified = |e: &Expr| {
-        let mut hit = false;
-        e.for_each_var(&mut |v| hit |= modified.contains(&v));
-        hit
-    };
-    for c in post.conjuncts() {
-        let ExprKind::Binary(BinOp::Eq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, a, b) =
-            &c.kind
-        else {
-            continue;
-        };
-        if a.ty != Type::Int || !mentions_modified(c) {
-            continue;
-        }
-        for r in [diff((**a).clone(), (**b).clone()), diff((**b).clone(), (**a).clone())] {
-            if !out.contains(&r) {
-                out.push(r);
-            }
         }
     }
     out

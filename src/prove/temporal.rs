@@ -79,6 +79,7 @@ use crate::ir::{BinOp, Expr, ExprKind, Loc, Quantifier, Stmt, Tuple, TupleVar, U
 use crate::observation::graph::{build, point_type, CopyGraph};
 use crate::verdict::{Engine, LoopPointProof, Outcome, Proof, Stats, UnknownReason, Verdict};
 use itertools::Itertools;
+use std::collections::HashMap;
 use std::time::Instant;
 use z3::ast::Bool;
 
@@ -112,14 +113,19 @@ fn segments(tuple: &Tuple) -> Result<(Tuple, Segments), String> {
             format!("the temporal prover cannot follow the observations of copy {}: {why}", c.name)
         };
         let choice = |v: VarId| tuple.var(v).name.contains('@');
-        let mut g = build(&c.body, None, &choice).map_err(refused)?;
+        // The silent iterations' choice variables, one per observing loop that has them.
+        let mut silent: HashMap<Loc, VarId> = HashMap::new();
+        let mut g =
+            build(&c.body, None, &choice, &mut |loc| silent_var(&mut ext, &mut silent, i, loc))
+                .map_err(refused)?;
         let mut at = None;
         if g.points.len() > 1 {
             let v = VarId(ext.vars.len() as u32);
             ext.vars.push(TupleVar { copy: i, name: POINT_VAR.into(), ty: point_type() });
             ext.copies[i].vars.push(v);
             at = Some(v);
-            g = build(&c.body, at, &choice).map_err(refused)?;
+            let mut alloc = |loc| silent_var(&mut ext, &mut silent, i, loc);
+            g = build(&c.body, at, &choice, &mut alloc).map_err(refused)?;
         }
         let step = match at {
             None => g.from[0].clone(),
@@ -133,6 +139,18 @@ fn segments(tuple: &Tuple) -> Result<(Tuple, Segments), String> {
         seg.graphs.push(g);
     }
     Ok((ext, seg))
+}
+
+/// The choice variable of copy `copy`'s silent iterations of the observing loop at
+/// `loc` (`observation::graph`, "Silent iterations"), made on first use.
+fn silent_var(ext: &mut Tuple, made: &mut HashMap<Loc, VarId>, copy: usize, loc: Loc) -> VarId {
+    *made.entry(loc).or_insert_with(|| {
+        let v = VarId(ext.vars.len() as u32);
+        let name = format!("silent@{loc}");
+        ext.vars.push(TupleVar { copy, name, ty: crate::ir::Type::Bool });
+        ext.copies[copy].vars.push(v);
+        v
+    })
 }
 
 fn loc_of(s: &Stmt) -> Loc {
@@ -277,6 +295,21 @@ fn search<'t>(
     seg: &'t Segments,
     lag: Option<&'t Lag>,
 ) -> Res<(Vec<Expr>, Bool)> {
+    // Only the final checks are the proof (`smt::record`): a failed search leaves none.
+    let rec = crate::smt::record::mark();
+    let r = search_recorded(p, seg, lag);
+    if r.is_err() {
+        crate::smt::record::rewind(rec);
+    }
+    r
+}
+
+/// [`search`], its filters and failed attempts rewound from the obligation log.
+fn search_recorded<'t>(
+    p: &mut Prover<'t>,
+    seg: &'t Segments,
+    lag: Option<&'t Lag>,
+) -> Res<(Vec<Expr>, Bool)> {
     let (cands, required) = match lag {
         None => super::temporal_mine::candidates(p.tuple, seg),
         Some(l) => super::temporal_mine::lag_candidates(p.tuple, seg, &l.prev),
@@ -284,14 +317,21 @@ fn search<'t>(
     let phi = invariant_text(p.tuple, &cands[..required]);
     let mut set = cands.clone();
     p.candidates += 1;
-    if start(p, seg, lag, &End::Inv(set.clone())).is_err() {
+    // Initiation here only filters the candidates: the final one is checked again.
+    let filter = |p: &mut Prover<'t>, set: &[Expr]| {
+        let rec = crate::smt::record::mark();
+        let r = start(p, seg, lag, &End::Inv(set.to_vec()));
+        crate::smt::record::rewind(rec);
+        r
+    };
+    if filter(p, &set).is_err() {
         stop_if_cancelled(p)?;
         set.clear();
         for (k, a) in cands.iter().enumerate() {
             let mut trial = set.clone();
             trial.push(a.clone());
             p.candidates += 1;
-            match start(p, seg, lag, &End::Inv(trial.clone())) {
+            match filter(p, &trial) {
                 Ok(_) => set = trial,
                 Err(f) if k < required => {
                     return Err(Fail {
@@ -313,7 +353,9 @@ fn search<'t>(
         if set.len() > required {
             let saved = std::mem::replace(&mut p.probe_failed, vec![false; set.len()]);
             let mark = p.proof.len();
+            let rec = crate::smt::record::mark();
             let probed = consecution(p, seg, lag, &set, &End::Probe(set.clone()));
+            crate::smt::record::rewind(rec);
             p.proof.truncate(mark);
             let failed = std::mem::replace(&mut p.probe_failed, saved);
             if probed.is_ok() && failed.iter().any(|f| *f) {
@@ -332,6 +374,7 @@ fn search<'t>(
         }
         p.candidates += 1;
         let mark = p.proof.len();
+        let rec = crate::smt::record::mark();
         match consecution(p, seg, lag, &set, &End::Inv(set.clone())) {
             Ok(()) => {
                 // The final check, kept in the proof with its inner loop points; its ends
@@ -365,6 +408,7 @@ fn search<'t>(
             }
             Err(f) => {
                 p.proof.truncate(mark);
+                crate::smt::record::rewind(rec);
                 if f.kind == FailKind::Stopped {
                     return Err(f);
                 }

@@ -63,7 +63,7 @@ pub(super) fn candidates(tuple: &Tuple, seg: &Segments) -> (Vec<Expr>, usize) {
         let (a, b) = (&tuple.vars[x], &tuple.vars[y]);
         if a.copy != b.copy && a.name == b.name && a.ty == b.ty && a.ty.is_scalar() {
             let var = |v: usize| Expr::var(VarId(v as u32), tuple.vars[v].ty.clone());
-            push(Expr::eq(var(x), var(y)), &mut out);
+            push(Expr::same(var(x), var(y)), &mut out);
         }
     }
     if let Some(steps) = &steps {
@@ -119,6 +119,30 @@ pub(super) fn lag_candidates(
                     }
                 }
             }
+            // Where the ∃ steps branch on the ∃ copies' own state (a mode chosen one
+            // step earlier), the way they will take must keep φ: "some ∃ way's
+            // condition holds and φ holds after it", which ties the mode chosen at the
+            // last step to the ∀ copies' move since their previous observation.
+            if ways.len() > 1 {
+                let mut goals: Vec<Expr> = phi.clone();
+                if phi.len() > 1 {
+                    goals.push(Expr::and_all(phi.iter().cloned()));
+                }
+                for goal in &goals {
+                    let options: Option<Vec<Expr>> = ways
+                        .iter()
+                        .map(|w| {
+                            let later = w.value(goal)?;
+                            Some(Expr::and_all(w.guard.iter().cloned().chain([later])))
+                        })
+                        .collect();
+                    if let Some(some) = options
+                        .and_then(|o| o.into_iter().reduce(|a, b| Expr::binary(BinOp::Or, a, b)))
+                    {
+                        push(some, &mut out);
+                    }
+                }
+            }
         }
     }
     let mut ghosts: Vec<(VarId, VarId)> = prev.iter().map(|(v, g)| (*v, *g)).collect();
@@ -130,7 +154,7 @@ pub(super) fn lag_candidates(
                 let tw = tuple.var(w);
                 if tw.name == tv.name && tw.ty == tv.ty && tv.ty.is_scalar() {
                     let var = |x: VarId| Expr::var(x, tv.ty.clone());
-                    push(Expr::eq(var(g), var(w)), &mut out);
+                    push(Expr::same(var(g), var(w)), &mut out);
                 }
             }
         }

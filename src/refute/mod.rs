@@ -26,6 +26,7 @@ use crate::verdict::{
 };
 use std::time::{Duration, Instant};
 
+pub mod certify;
 mod cex;
 pub mod exists;
 mod replay;
@@ -46,6 +47,9 @@ pub struct RefuteOptions {
     pub max_paths: u64,
     /// `--dump-smt`: write every SMT check of the refuter into this folder.
     pub dump_smt: Option<std::path::PathBuf>,
+    /// An exhaustive search's `verified` carries its obligations and ∃ strategy
+    /// (`certify`; `--explain`, JSON, certificates), as the prover's `record` does.
+    pub record: bool,
 }
 
 impl RefuteOptions {
@@ -68,21 +72,46 @@ impl Default for RefuteOptions {
             query_timeout: Duration::from_secs(2),
             max_paths: 2_000,
             dump_smt: None,
+            record: false,
         }
     }
 }
 
 /// Tries to show `tuple` invalid with a replayed counterexample.
 pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
+    crate::smt::session::guarded(Engine::Refute, cancel, || refute_guarded(tuple, opts, cancel))
+}
+
+fn refute_guarded(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "refute");
     if tuple.is_reactive() {
-        return crate::refute::temporal::refute(tuple, cancel);
+        let mut outcome = crate::refute::temporal::refute(tuple, cancel);
+        recorded(tuple, opts, &mut outcome, cancel);
+        return outcome;
     }
     let start = Instant::now();
     let mut stats = Stats::default();
     let verdict = search(tuple, opts, cancel, &mut stats);
-    Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats }
+    let mut outcome = Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats };
+    recorded(tuple, opts, &mut outcome, cancel);
+    outcome
+}
+
+/// With `opts.record`, an exhaustive search's `verified` gets its obligations and ∃
+/// strategy (`certify`), when every claim was confirmed within the time left (else a
+/// certificate writes them later, saying what is missing).
+fn recorded(tuple: &Tuple, opts: &RefuteOptions, outcome: &mut Outcome, cancel: &Cancel) {
+    let Verdict::Verified { proof } = &mut outcome.verdict else { return };
+    if !opts.record || !certify::is_exhaustive(proof) {
+        return;
+    }
+    let start = Instant::now();
+    let found = certify::obligations(tuple, proof, cancel);
+    if found.missing.is_empty() {
+        proof.recorded = found.recorded;
+    }
+    outcome.time += start.elapsed();
 }
 
 /// The refuter's one-check-per-query pass ([`crate::refute::temporal::refute_light`]): a
@@ -91,7 +120,9 @@ pub fn refute(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outcome {
 pub fn refute_light(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Option<Outcome> {
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "refute");
-    crate::refute::temporal::refute_light(tuple, cancel)
+    let mut outcome = crate::refute::temporal::refute_light(tuple, cancel)?;
+    recorded(tuple, opts, &mut outcome, cancel);
+    Some(outcome)
 }
 
 /// What one round (one loop bound) of the search found.

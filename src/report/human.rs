@@ -144,6 +144,9 @@ fn proof_text(proof: &Proof, queries: u64) -> String {
         }
         let _ = writeln!(s, "  invariant: {}", lp.invariant);
     }
+    if let Some(f) = proof.recorded.float_encoding {
+        let _ = writeln!(s, "{}", f.describe());
+    }
     strategy_text(&mut s, &proof.recorded.strategy);
     s
 }

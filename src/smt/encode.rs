@@ -6,6 +6,11 @@
 //! z3 0.22 uses an implicit thread-local context: terms built here belong to the
 //! calling thread, and each worker thread encodes its own.
 
+mod float;
+
+pub use float::ABSTRACT_PREFIX as FLOAT_ABSTRACT_PREFIX;
+pub use float::{mode as float_mode, mode_scope as float_mode_scope, FloatMode, ModeScope};
+
 use crate::ir::{BinOp, BoundId, Expr, ExprKind, Quantifier, Type, UnOp, VarId};
 use crate::value::{bv_mask, Value};
 use num_bigint::BigInt;
@@ -21,6 +26,7 @@ pub fn sort(ty: &Type) -> Sort {
         Type::Bool => Sort::bool(),
         Type::Bv(w) => Sort::bitvector(*w),
         Type::Str => Sort::string(),
+        Type::Float(k) => float::sort(*k),
         Type::Array(elem) => Sort::array(&Sort::int(), &sort(elem)),
     }
 }
@@ -100,6 +106,30 @@ impl Encoder<'_> {
                 bv_literal(*value, w).into()
             }
             ExprKind::Str(s) => str_literal(s).into(),
+            ExprKind::Float(bits) => {
+                let Type::Float(k) = e.ty else { unreachable!("checked IR: float literal type") };
+                float::literal(k, *bits)
+            }
+            ExprKind::Fma(a, b, c) => {
+                let Type::Float(k) = e.ty else { unreachable!("checked IR: fma on floats") };
+                let (a, b, c) = (self.expr(a), self.expr(b), self.expr(c));
+                float::fma(k, &a, &b, &c)
+            }
+            ExprKind::Unary(UnOp::ToFloat { kind, signed }, a) => {
+                let from = a.ty.clone();
+                let a = self.expr(a);
+                float::to_float(*kind, *signed, &a, &from)
+            }
+            ExprKind::Unary(op, a) if matches!(a.ty, Type::Float(_)) => {
+                let Type::Float(k) = a.ty else { unreachable!() };
+                let a = self.expr(a);
+                float::unary(*op, k, &a)
+            }
+            ExprKind::Binary(op, a, b) if matches!(a.ty, Type::Float(_)) => {
+                let Type::Float(k) = a.ty else { unreachable!() };
+                let (a, b) = (self.expr(a), self.expr(b));
+                float::binary(*op, k, &a, &b)
+            }
             ExprKind::ConstArray(a) => Array::const_array(&Sort::int(), &self.expr(a)).into(),
             ExprKind::Unary(op, a) => {
                 let a = self.expr(a);
@@ -118,6 +148,14 @@ impl Encoder<'_> {
                     UnOp::StrLen => string(&a).length().into(),
                     UnOp::SignExt(n) => bv(&a).sign_ext(*n).into(),
                     UnOp::ZeroExt(n) => bv(&a).zero_ext(*n).into(),
+                    UnOp::FAbs
+                    | UnOp::Sqrt
+                    | UnOp::RoundTo(_)
+                    | UnOp::FloatIs(_)
+                    | UnOp::ToFloat { .. }
+                    | UnOp::FloatToInt(_)
+                    | UnOp::FloatFits(_)
+                    | UnOp::FloatBits => unreachable!("checked IR: {op:?} on a float"),
                 }
             }
             ExprKind::Binary(op, a, b) => {
@@ -155,11 +193,12 @@ impl Encoder<'_> {
     }
 }
 
-/// `a op b` on already-encoded operands of matching sorts.
-pub fn binary(op: BinOp, a: &Dynamic, b: &Dynamic) -> Dynamic {
+/// `a op b` on already-encoded operands of matching sorts, not floats (whose operators
+/// need their format: `float::binary`).
+fn binary(op: BinOp, a: &Dynamic, b: &Dynamic) -> Dynamic {
     use BinOp::*;
     match op {
-        Eq => a.eq(b).into(),
+        Eq | Ident => a.eq(b).into(),
         Ne => a.eq(b).not().into(),
         And => Bool::and(&[boolean(a), boolean(b)]).into(),
         Or => Bool::or(&[boolean(a), boolean(b)]).into(),
@@ -226,6 +265,7 @@ pub fn value_term(v: &Value) -> Dynamic {
         Value::Bool { value } => Bool::from_bool(*value).into(),
         Value::Bv { width, value } => bv_literal(*value, *width).into(),
         Value::Str { value } => str_literal(value).into(),
+        Value::Float { kind, bits } => float::literal(*kind, *bits),
         Value::Array { default, entries } => {
             let mut arr = Array::const_array(&Sort::int(), &value_term(default));
             for (k, val) in entries {
@@ -257,6 +297,7 @@ pub fn term_value(t: &Dynamic, ty: &Type) -> Option<Value> {
             b.to_int(false).simplify().as_u128().map(|u| Value::bv(u, *w))
         }
         Type::Str => t.as_string()?.simplify().as_string().and_then(|s| decode_z3_string(&s)),
+        Type::Float(k) => float::value_bits(t, *k).map(|bits| Value::float(*k, bits)),
         Type::Array(elem) => array_value(t, elem),
     }
 }

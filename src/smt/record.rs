@@ -53,12 +53,21 @@ struct Log {
     scripts: bool,
     step: String,
     items: Vec<Recorded>,
+    /// Per item, the obligation it records (to forget it again on [`rewind`]).
+    keys: Vec<Bool>,
     seen: HashSet<Bool>,
 }
 
 thread_local! {
     static LOG: RefCell<Option<Log>> = const { RefCell::new(None) };
+    /// Time this thread's recording scope spent searching ∃ strategies.
+    static STRATEGY_SPENT: std::cell::Cell<Duration> = const { std::cell::Cell::new(Duration::ZERO) };
 }
+
+/// Longest all strategy searches of one recording scope may take together: a strategy
+/// is for people and certificates, and must not eat the proof's own time limit (each
+/// obligation may try several candidates and a case split; a proof has hundreds).
+const STRATEGY_BUDGET: Duration = Duration::from_secs(1);
 
 /// While alive, this thread's valid obligations are recorded; [`take`] reads them.
 pub struct RecordScope {
@@ -75,11 +84,13 @@ pub fn scope(on: bool) -> RecordScope {
 /// strategy terms): printing every obligation costs more than a large proof itself.
 pub fn scope_with(on: bool, scripts: bool) -> RecordScope {
     let previous = on.then(|| {
+        STRATEGY_SPENT.with(|s| s.set(Duration::ZERO));
         LOG.with(|l| {
             l.replace(Some(Log {
                 scripts,
                 step: String::new(),
                 items: Vec::new(),
+                keys: Vec::new(),
                 seen: HashSet::new(),
             }))
         })
@@ -113,10 +124,27 @@ pub fn note_step(step: &str) {
 
 /// Forgets what was recorded so far (a proof attempt that is abandoned as a whole).
 pub fn clear() {
+    rewind(0);
+}
+
+/// Where this thread's log is now, for [`rewind`].
+pub fn mark() -> usize {
+    LOG.with(|l| l.borrow().as_ref().map_or(0, |log| log.items.len()))
+}
+
+/// Forgets what was recorded since `mark`: the obligations of a candidate or branch the
+/// search abandoned are no part of the proof, so neither its certificate nor its ∃
+/// strategy lists them (a later check of the same obligation records it again).
+pub fn rewind(mark: usize) {
     LOG.with(|l| {
         if let Some(log) = l.borrow_mut().as_mut() {
-            log.items.clear();
-            log.seen.clear();
+            if mark >= log.items.len() {
+                return;
+            }
+            log.items.truncate(mark);
+            for k in log.keys.drain(mark..) {
+                log.seen.remove(&k);
+            }
         }
     });
 }
@@ -126,6 +154,7 @@ pub fn take() -> Vec<Recorded> {
     LOG.with(|l| match l.borrow_mut().as_mut() {
         Some(log) => {
             log.seen.clear();
+            log.keys.clear();
             std::mem::take(&mut log.items)
         }
         None => Vec::new(),
@@ -156,7 +185,7 @@ pub fn into_proof(items: Vec<Recorded>) -> crate::verdict::Recorded {
             quantified: r.quantified,
         });
     }
-    crate::verdict::Recorded { strategy, obligations, on: true }
+    crate::verdict::Recorded { strategy, obligations, on: true, float_encoding: None }
 }
 
 /// Records the valid obligation `∀A. ∃P. ∀B. phi` (the query engine's hook; `class` and
@@ -192,6 +221,7 @@ pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynami
         LOG.with(|l| {
             if let Some(log) = l.borrow_mut().as_mut() {
                 log.items.push(Recorded { step, script, strategy: Vec::new(), quantified: true });
+                log.keys.push(phi.clone());
             }
         });
         return;
@@ -205,6 +235,7 @@ pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynami
             }
         }
     }
+    let key = phi.clone();
     // Z3 prints an empty conjunction as the bare symbol `and`, which no other solver reads.
     let phi = without_empty_connectives(&phi, &consts);
     let (mut outer, mut params, mut inner) = (Vec::new(), Vec::new(), Vec::new());
@@ -219,8 +250,37 @@ pub fn obligation(phi: &Bool, class: &dyn Fn(&Dynamic) -> Class, known: &[Dynami
     LOG.with(|l| {
         if let Some(log) = l.borrow_mut().as_mut() {
             log.items.push(recorded);
+            log.keys.push(key);
         }
     });
+}
+
+/// The script of the obligation `∀A. ∃P. phi` for callers outside the prover (the
+/// refuter's exhaustive searches, `certificate::exhaustive`): P are the constants of
+/// `params` that occur in `phi`, A every other free constant (`known`: constants that may
+/// occur inside quantifiers only). The ∃ strategy is defined when one is found (checked
+/// by Z3); otherwise the script keeps P quantified. Whether the script is `unsat` is the
+/// caller's to check.
+pub fn standalone(step: &str, phi: &Bool, params: &[Dynamic], known: &[Dynamic]) -> Recorded {
+    let (mut consts, quantified) = free_constants(phi);
+    if quantified {
+        let inside = all_constants(phi);
+        for k in known {
+            if !consts.contains(k) && inside.contains(k) {
+                consts.push(k.clone());
+            }
+        }
+    }
+    let phi = without_empty_connectives(phi, &consts);
+    let (mut outer, mut ps) = (Vec::new(), Vec::new());
+    for c in consts.into_iter().filter(declarable) {
+        if params.contains(&c) {
+            ps.push(c);
+        } else {
+            outer.push(c);
+        }
+    }
+    script(step, &phi, &outer, &ps, &[], quantified)
 }
 
 /// Largest obligation (counted with its shared subterms expanded) written as a script.
@@ -263,7 +323,69 @@ pub fn declarable(c: &Dynamic) -> bool {
         "and", "or", "xor", "+", "*", "bvor", "bvand", "bvxor", "bvadd", "bvmul", "concat",
         "str.++", "distinct", "true", "false",
     ];
-    !theory.contains(&name.as_str())
+    !theory.contains(&name.as_str()) && !is_float_literal(c)
+}
+
+/// Whether a nullary application is one of the FloatingPoint theory's literals (`(fp …)`,
+/// `(_ NaN 11 53)`, `(_ +oo …)`, `(_ -zero …)`, rounding modes): Z3 calls them constants.
+pub fn is_float_literal(c: &Dynamic) -> bool {
+    if c.kind() == z3::AstKind::Numeral {
+        return true;
+    }
+    matches!(c.get_sort().kind(), z3::SortKind::FloatingPoint | z3::SortKind::RoundingMode)
+        && matches!(
+            c.decl().name().as_str(),
+            "fp.numeral" | "fp" | "NaN" | "+oo" | "-oo" | "+zero" | "-zero"
+        )
+}
+
+/// The declarations the floats' abstraction needs in a script (`smt::encode`'s
+/// `FloatMode::Abstract`): its sorts and its functions (`ufp.add.double`), found in `phi`
+/// and inside its quantifiers. Its constants are declared with the others.
+fn abstraction_declarations(phi: &Bool) -> String {
+    let prefix = crate::smt::encode::FLOAT_ABSTRACT_PREFIX;
+    let ctx = z3::Context::thread_local();
+    let raw = ctx.get_z3_context();
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut sorts: std::collections::BTreeSet<String> = Default::default();
+    let mut funs: std::collections::BTreeMap<String, String> = Default::default();
+    let mut stack: Vec<Dynamic> = vec![Dynamic::from_ast(phi)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        let sort = d.get_sort().to_string();
+        if sort.starts_with(prefix) {
+            sorts.insert(sort.clone());
+        }
+        if d.kind() == z3::AstKind::Quantifier {
+            // SAFETY: as in `query::all_constants`: a live quantifier of this thread.
+            if let Some(body) = unsafe { z3_sys::Z3_get_quantifier_body(raw, d.get_z3_ast()) } {
+                stack.push(unsafe { Dynamic::wrap(&ctx, body) });
+            }
+            continue;
+        }
+        if !d.is_app() || d.num_children() == 0 {
+            continue;
+        }
+        let kids = d.children();
+        let name = d.decl().name();
+        if name.starts_with(prefix) {
+            let domain: Vec<String> = kids.iter().map(|k| k.get_sort().to_string()).collect();
+            funs.entry(name.clone())
+                .or_insert_with(|| format!("(declare-fun {name} ({}) {sort})", domain.join(" ")));
+        }
+        stack.extend(kids);
+    }
+    let mut text = String::new();
+    for s in sorts {
+        text.push_str(&format!("(declare-sort {s} 0)\n"));
+    }
+    for f in funs.values() {
+        text.push_str(f);
+        text.push('\n');
+    }
+    text
 }
 
 /// `phi` with empty `(and)` / `(or)` (among `consts`) replaced by `true` / `false`.
@@ -301,6 +423,7 @@ fn script(
     let mut text = String::new();
     text.push_str(&format!("; forex obligation: {step}\n; expected: unsat\n"));
     text.push_str("(set-logic ALL)\n");
+    text.push_str(&abstraction_declarations(phi));
     let declare = |text: &mut String, cs: &[Dynamic]| {
         for c in cs {
             text.push_str(&format!("(declare-fun {} () {})\n", c, c.get_sort()));
@@ -312,7 +435,7 @@ fn script(
     if params.is_empty() {
         declare(&mut text, inner);
         text.push_str(&format!("(assert (not {}))\n", smt_text(phi)));
-    } else if let Some(terms) = find_strategy(phi, params, outer) {
+    } else if let Some(terms) = find_strategy(phi, params, outer, inner.is_empty()) {
         // Defined before the ∀B values are declared: a term may only use ∀ values.
         for (p, t) in params.iter().zip(&terms) {
             let line = format!("(define-fun {} () {} {})", p, p.get_sort(), smt_text(t));
@@ -340,7 +463,30 @@ fn script(
 
 /// Terms for every parameter (over the ∀ values only) under which `phi` is valid, as
 /// Z3 confirms; `None` when the candidates read off `phi` do not make it valid.
-fn find_strategy(phi: &Bool, params: &[Dynamic], outer: &[Dynamic]) -> Option<Vec<Dynamic>> {
+/// `cases`: no innermost ∀ values, so a case split over the candidates may be tried.
+fn find_strategy(
+    phi: &Bool,
+    params: &[Dynamic],
+    outer: &[Dynamic],
+    cases: bool,
+) -> Option<Vec<Dynamic>> {
+    if STRATEGY_SPENT.with(|s| s.get()) >= STRATEGY_BUDGET {
+        return None;
+    }
+    let start = std::time::Instant::now();
+    let left = STRATEGY_BUDGET.saturating_sub(STRATEGY_SPENT.with(|s| s.get()));
+    let found = search_strategy(phi, params, outer, cases, start + left);
+    STRATEGY_SPENT.with(|s| s.set(s.get() + start.elapsed()));
+    found
+}
+
+fn search_strategy(
+    phi: &Bool,
+    params: &[Dynamic],
+    outer: &[Dynamic],
+    cases: bool,
+    deadline: std::time::Instant,
+) -> Option<Vec<Dynamic>> {
     let param_set: HashSet<&Dynamic> = params.iter().collect();
     let outer_set: HashSet<&Dynamic> = outer.iter().collect();
     let mut candidates: Vec<Vec<Dynamic>> = vec![Vec::new(); params.len()];
@@ -349,6 +495,14 @@ fn find_strategy(phi: &Bool, params: &[Dynamic], outer: &[Dynamic]) -> Option<Ve
         if p.as_bool().is_some() {
             candidates[i].push(Dynamic::from_ast(&Bool::from_bool(true)));
             candidates[i].push(Dynamic::from_ast(&Bool::from_bool(false)));
+        } else if let Some(x) = p.as_int() {
+            // Last resorts, for a value only a case split tells (`mode := ite(…, 1, 0)`).
+            for k in [0, 1] {
+                let lit = Dynamic::from_ast(&z3::ast::Int::from_i64(k));
+                if !candidates[i].contains(&lit) && x.get_sort() == lit.get_sort() {
+                    candidates[i].push(lit);
+                }
+            }
         }
         if candidates[i].is_empty() {
             return None;
@@ -356,25 +510,139 @@ fn find_strategy(phi: &Bool, params: &[Dynamic], outer: &[Dynamic]) -> Option<Ve
     }
     // Which candidate each parameter tries; parameters are resolved in order, each
     // candidate may mention parameters resolved before it.
+    let mut combos: Vec<Vec<Dynamic>> = Vec::new();
     let mut choice = vec![0usize; params.len()];
-    for _ in 0..MAX_CANDIDATE_CHECKS {
-        let terms = resolve(params, &candidates, &choice, &param_set, &outer_set)?;
-        let subst: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(&terms).collect();
-        let instance = phi.substitute(&subst);
-        let solver = super::session::solver();
-        solver.assert(instance.not());
-        if super::session::check(&solver, &[], &Cancel::new(), Some(CANDIDATE_LIMIT)) == Sat::Unsat
-        {
-            return Some(terms);
+    while combos.len() < MAX_CASES {
+        if let Some(terms) = resolve(params, &candidates, &choice, &param_set, &outer_set) {
+            combos.push(terms);
         }
         // Next combination: advance the first parameter with alternatives left.
-        let next = (0..params.len()).find(|&i| choice[i] + 1 < candidates[i].len())?;
+        let Some(next) = (0..params.len()).find(|&i| choice[i] + 1 < candidates[i].len()) else {
+            break;
+        };
         choice[next] += 1;
         for c in choice.iter_mut().take(next) {
             *c = 0;
         }
     }
-    None
+    let instance = |terms: &[Dynamic]| {
+        let subst: Vec<(&Dynamic, &Dynamic)> = params.iter().zip(terms).collect();
+        phi.substitute(&subst)
+    };
+    for terms in combos.iter().take(MAX_CANDIDATE_CHECKS) {
+        if std::time::Instant::now() >= deadline {
+            return None;
+        }
+        if valid(&instance(terms)) {
+            return Some(terms.clone());
+        }
+    }
+    if !cases || combos.len() < 2 {
+        return None;
+    }
+    case_split(&combos, &instance, params, deadline)
+}
+
+/// Whether `phi` is valid (Z3 within [`CANDIDATE_LIMIT`]).
+fn valid(phi: &Bool) -> bool {
+    let solver = super::session::solver();
+    solver.assert(phi.not());
+    super::session::check(&solver, &[], &Cancel::new(), Some(CANDIDATE_LIMIT)) == Sat::Unsat
+}
+
+/// Candidate combinations considered for one obligation's strategy.
+const MAX_CASES: usize = 16;
+
+/// No one candidate combination serves every ∀ value, but some serves each: the terms
+/// `ite(W₁, t₁, ite(W₂, t₂, … tₖ))` where Wᵢ is the obligation with the i-th
+/// combination substituted (a formula over the ∀ values: no innermost ∀ values), the
+/// combinations taken in order until their Wᵢ cover every ∀ value. Two cases are then
+/// told apart, where possible, by one comparison of W₁ instead of W₁ itself (what people
+/// read in `--explain`). Every result is checked valid.
+fn case_split(
+    combos: &[Vec<Dynamic>],
+    instance: &dyn Fn(&[Dynamic]) -> Bool,
+    params: &[Dynamic],
+    budget_end: std::time::Instant,
+) -> Option<Vec<Dynamic>> {
+    let deadline = budget_end.min(std::time::Instant::now() + CASE_SPLIT_BUDGET);
+    let late = || std::time::Instant::now() > deadline;
+    let mut cases: Vec<(Bool, &Vec<Dynamic>)> = Vec::new();
+    for terms in combos {
+        if late() {
+            return None;
+        }
+        let w = instance(terms).simplify();
+        if w.as_bool() == Some(false) {
+            continue;
+        }
+        cases.push((w, terms));
+        let some: Vec<Bool> = cases.iter().map(|(w, _)| w.clone()).collect();
+        if valid(&Bool::or(&some)) {
+            break;
+        }
+        if cases.len() == combos.len() {
+            return None;
+        }
+    }
+    let chain = |conds: &[Bool]| -> Vec<Dynamic> {
+        (0..params.len())
+            .map(|j| {
+                let (_, last) = cases[cases.len() - 1];
+                let mut t = last[j].clone();
+                for k in (0..cases.len() - 1).rev() {
+                    t = conds[k].ite(&cases[k].1[j], &t);
+                }
+                t
+            })
+            .collect()
+    };
+    if cases.len() == 2 {
+        for atom in comparisons(&cases[0].0).into_iter().take(MAX_CASE_ATOMS) {
+            if late() {
+                break;
+            }
+            for c in [atom.clone(), atom.not()] {
+                let terms = chain(&[c]);
+                if valid(&instance(&terms)) {
+                    return Some(terms);
+                }
+            }
+        }
+    }
+    let conds: Vec<Bool> = cases.iter().map(|(w, _)| w.clone()).collect();
+    let terms = chain(&conds[..conds.len() - 1]);
+    valid(&instance(&terms)).then_some(terms)
+}
+
+/// Longest a case split may take for one obligation (printing proofs stays quick).
+const CASE_SPLIT_BUDGET: Duration = Duration::from_secs(2);
+
+/// Comparisons tried as a two-case strategy's condition.
+const MAX_CASE_ATOMS: usize = 12;
+
+/// The comparisons (`=`, `<=`, `<`, `>=`, `>` over non-Boolean terms) inside `w`,
+/// smallest first.
+fn comparisons(w: &Bool) -> Vec<Bool> {
+    let mut out: Vec<Bool> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![Dynamic::from_ast(w)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) || d.kind() != z3::AstKind::App {
+            continue;
+        }
+        let cmp = matches!(decl_name(&d).as_str(), "=" | "<=" | "<" | ">=" | ">")
+            && d.num_children() == 2
+            && d.nth_child(0).is_some_and(|k| k.as_bool().is_none());
+        if cmp {
+            if let Some(b) = d.as_bool() {
+                out.push(b);
+            }
+        }
+        stack.extend(d.children());
+    }
+    out.sort_by_key(|b| b.to_string().len());
+    out
 }
 
 /// The chosen candidates with the other parameters' substituted; `None` when one still
@@ -409,7 +677,8 @@ fn resolve(
     terms.iter().all(free).then_some(terms)
 }
 
-fn constants_of(t: &Dynamic) -> Vec<Dynamic> {
+/// The constants (0-ary applications) of a term, outside quantifiers.
+pub fn constants_of(t: &Dynamic) -> Vec<Dynamic> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut stack = vec![t.clone()];

@@ -9,6 +9,7 @@
 
 use super::incremental::IncrementalSolver;
 use crate::cancel::Cancel;
+use crate::verdict::{Engine, Outcome, UnknownReason, Verdict};
 use std::cell::RefCell;
 use std::fmt;
 use std::marker::PhantomData;
@@ -393,6 +394,46 @@ impl Session {
     }
 }
 
+/// The text of a caught panic's payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// Why an engine that panicked under `cancel` stopped. A panic once `cancel` fired is
+/// the stop, not a fault: Z3 calls other than checks (`simplify`) return null when
+/// interrupted, and the z3 crate panics on that; likewise once memory ran out.
+pub fn panic_reason(cancel: &Cancel, message: &str) -> UnknownReason {
+    if cancel.timed_out() {
+        UnknownReason::Cancelled("the time limit was reached".into())
+    } else if cancel.is_cancelled() {
+        UnknownReason::Cancelled("cancelled".into())
+    } else if super::memory::out_of_memory() {
+        UnknownReason::MemoryOut(Why::MemoryOut.to_string())
+    } else {
+        UnknownReason::EnginePanic(format!("internal error (panic: {message})"))
+    }
+}
+
+/// Runs an engine's work under `cancel`, turning a panic into `unknown` (see
+/// [`panic_reason`]): every engine's entry point goes through it, so that no caller (the
+/// portfolio, a batch, a test calling an engine directly) sees a panic.
+pub fn guarded(engine: Engine, cancel: &Cancel, f: impl FnOnce() -> Outcome) -> Outcome {
+    let start = std::time::Instant::now();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let reason = panic_reason(cancel, &panic_message(&*panic));
+        Outcome {
+            verdict: Verdict::Unknown { reason },
+            engine,
+            time: start.elapsed(),
+            stats: Default::default(),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -417,6 +458,22 @@ mod tests {
         c.cancel();
         let mut s = Session::new(&c);
         assert_eq!(s.check_scoped(&x.gt(Int::from_i64(0)), None), Sat::Unknown(Why::Cancelled));
+    }
+
+    #[test]
+    fn an_engine_that_panics_is_unknown_and_after_its_deadline_it_timed_out() {
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let late = Cancel::new().with_timeout(Duration::ZERO);
+        let out = guarded(Engine::Test, &late, || panic!("z3 returned null"));
+        let fresh = Cancel::new();
+        let fault = guarded(Engine::Prove, &fresh, || panic!("a bug"));
+        std::panic::set_hook(quiet);
+        let Verdict::Unknown { reason } = out.verdict else { panic!("{:?}", out.verdict) };
+        assert_eq!(reason, UnknownReason::Cancelled("the time limit was reached".into()));
+        assert_eq!(out.engine, Engine::Test);
+        let Verdict::Unknown { reason } = fault.verdict else { panic!("{:?}", fault.verdict) };
+        assert_eq!(reason, UnknownReason::EnginePanic("internal error (panic: a bug)".into()));
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub enum TyKind {
     Bv(u32),
     /// `string`.
     Str,
+    /// `float` or `double`.
+    Float(crate::ir::FloatKind),
     Array(Box<Ty>),
     /// A type forex rejects (ForEx `string`), already reported; its variables are
     /// skipped silently so one declaration gives one error.
@@ -57,6 +59,11 @@ pub enum ExprKind {
     },
     /// A string literal, escapes resolved.
     Str(String),
+    /// A float literal (`1.5`, `0x1.8p+1f`): its format and bits.
+    Float {
+        kind: crate::ir::FloatKind,
+        bits: u64,
+    },
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),

@@ -144,6 +144,8 @@ impl<'s> Builder<'s> {
             "int" => TyKind::Int,
             "bool" => TyKind::Bool,
             "string" => TyKind::Str,
+            "float" => TyKind::Float(crate::ir::FloatKind::F32),
+            "double" => TyKind::Float(crate::ir::FloatKind::F64),
             _ => {
                 let digits = text.trim_start_matches("bv").trim_start_matches('_');
                 if text.starts_with("bv_") && !self.forex {
@@ -597,12 +599,14 @@ pub fn true_lit(span: Span) -> Expr {
     Expr::leaf(ExprKind::Bool(true), span)
 }
 
-/// `a.x == b.y`.
+/// `a.x === b.y`: the same value.
 pub fn eq_vars(a: (&Ident, &Ident), b: (&Ident, &Ident)) -> Expr {
     let l = Expr::copy_var(a.0.clone(), a.1.clone());
     let r = Expr::copy_var(b.0.clone(), b.1.clone());
     let sp = l.span.clone();
-    Expr::binary(BinOp::Eq, l, r, sp)
+    // Identity, so that float inputs and outputs agree bit for bit (NaN with NaN); on
+    // other types the checker makes it `==`.
+    Expr::binary(BinOp::Ident, l, r, sp)
 }
 
 /// Conjunction of `parts` (`true` at `span` when empty), as a balanced tree so that long

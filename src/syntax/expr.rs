@@ -192,6 +192,7 @@ impl Builder<'_> {
             "||" => (Or, 3, None),
             "&&" => (And, 4, None),
             "==" => (Eq, 5, None),
+            "===" => (Ident, 5, None),
             "!=" => (Ne, 5, None),
             "<" => (Lt, 6, None),
             "<=" => (Le, 6, None),
@@ -319,6 +320,7 @@ impl Builder<'_> {
                 }
             }
             Rule::bv_lit => self.bv_lit(text, sp.clone()),
+            Rule::float_lit => self.float_lit(text, sp.clone()),
             Rule::str_lit => match crate::ir::unescape_string(&text[1..text.len() - 1]) {
                 Ok(s) => ExprKind::Str(s),
                 Err(at) => {
@@ -380,6 +382,50 @@ impl Builder<'_> {
             }
         };
         Ok(Expr::leaf(kind, sp))
+    }
+
+    fn float_lit(&mut self, text: &str, sp: Span) -> ExprKind {
+        use crate::ir::float::{parse_literal, LiteralError};
+        let (kind_word, why) = match parse_literal(text) {
+            Ok((kind, bits)) => return ExprKind::Float { kind, bits },
+            Err(e) => {
+                let kind = if text.ends_with(['f', 'F'])
+                    && (!text.starts_with("0x") || text.contains(['p', 'P']))
+                {
+                    "float"
+                } else {
+                    "double"
+                };
+                (kind, e)
+            }
+        };
+        let (message, label, hint) = match why {
+            LiteralError::Overflow => (
+                format!("float literal `{text}` is out of range: it rounds to infinity as a {kind_word}"),
+                "too large",
+                if kind_word == "float" {
+                    "the largest float is 3.4028235e38f; a double literal (no `f`) goes to 1.7976931348623157e308"
+                } else {
+                    "the largest double is 1.7976931348623157e308; for infinity write `1.0 / 0.0`"
+                },
+            ),
+            LiteralError::Underflow => (
+                format!("float literal `{text}` is out of range: it rounds to zero as a {kind_word}"),
+                "too small",
+                if kind_word == "float" {
+                    "the smallest positive float is 1e-45f (0x1p-149f); write `0.0f` for zero"
+                } else {
+                    "the smallest positive double is 5e-324 (0x1p-1074); write `0.0` for zero"
+                },
+            ),
+            LiteralError::Syntax => (
+                format!("malformed float literal `{text}`"),
+                "not a float",
+                "write `1.5`, `1e-3`, `1.5f` or a hex float such as `0x1.8p+1`",
+            ),
+        };
+        self.diags.push(Diagnostic::new(message, sp).with_label(label).with_hint(hint));
+        ExprKind::Error
     }
 
     fn bv_lit(&mut self, text: &str, sp: Span) -> ExprKind {

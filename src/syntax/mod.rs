@@ -327,9 +327,9 @@ const KEYWORDS: [&str; 15] = [
 ];
 
 /// Tokens summarised as "an operator" in syntax errors (binary operators and postfixes).
-const OPERATOR_TOKENS: [&str; 26] = [
-    "<==>", "==>", "=>", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "&&", "||", "bv.&", "bv.|",
-    "str.++", "&", "|", "^", "+", "-", "*", "/", "%", "[", "{",
+const OPERATOR_TOKENS: [&str; 27] = [
+    "<==>", "==>", "=>", "===", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "&&", "||", "bv.&",
+    "bv.|", "str.++", "&", "|", "^", "+", "-", "*", "/", "%", "[", "{",
 ];
 
 /// Tokens that begin an expression (summarised as "an expression" in syntax errors).

@@ -3,7 +3,7 @@
 //! that reads values people typed. `Display` on [`Value`] prints this form back.
 
 use super::Value;
-use crate::ir::Type;
+use crate::ir::{FloatKind, Type};
 use std::str::FromStr;
 
 impl FromStr for Value {
@@ -40,6 +40,16 @@ pub fn split_top_level(text: &str) -> Vec<&str> {
     parts.into_iter().filter(|p| !p.trim().is_empty()).collect()
 }
 
+/// A float as `Display` prints it (`0.1 (0x1.999999999999ap-4)`: the hex form inside
+/// the parentheses is exact and wins), or either form alone, or `nan`, `inf`, `-inf`.
+fn parse_float(t: &str, kind: FloatKind) -> Option<u64> {
+    let text = match t.split_once(" (") {
+        Some((_, hex)) => hex.strip_suffix(')')?,
+        None => t,
+    };
+    crate::ir::float::parse_value_text(text, kind).map(|b| kind.canonical(b))
+}
+
 /// Parses a value written as in `.fe` (`-3`, `true`, `#b01`, `#xff`) or an array
 /// `[1: 5, _: 0]`. With the expected type, an array may leave out `_` (the type's zero).
 pub fn parse_value(text: &str, ty: Option<&Type>) -> Result<Value, String> {
@@ -52,6 +62,27 @@ pub fn parse_value(text: &str, ty: Option<&Type>) -> Result<Value, String> {
     }
     if t == "true" || t == "false" {
         return Ok(Value::bool(t == "true"));
+    }
+    if let Some(Type::Float(kind)) = ty {
+        return parse_float(t, *kind)
+            .map(|b| Value::float(*kind, b))
+            .ok_or_else(|| bad(&format!("expected a {kind} value")));
+    }
+    if crate::ir::float::looks_like_float(t) {
+        // Untyped: a trailing `f` makes it a float, as in C.
+        let t2 = t.split(" (").next().unwrap_or(t).trim();
+        let lower = t2.to_ascii_lowercase();
+        let hex = lower.trim_start_matches(['-', '+']).starts_with("0x");
+        let word = lower.trim_start_matches(['-', '+']);
+        let is_f32 = match word {
+            "inf" | "nan" | "infinity" => false,
+            "inff" | "nanf" => true,
+            _ => lower.ends_with('f') && (!hex || lower.contains('p')),
+        };
+        let kind = if is_f32 { FloatKind::F32 } else { FloatKind::F64 };
+        return parse_float(t, kind)
+            .map(|b| Value::float(kind, b))
+            .ok_or_else(|| bad("expected a float value"));
     }
     if let Some(bits) = t.strip_prefix("#b") {
         let width = bits.len() as u32;
@@ -121,6 +152,25 @@ mod tests {
         assert!(parse_value("[3: 1]", None).unwrap_err().contains("_: v"));
         assert!(parse_value("#b012", None).unwrap_err().contains("binary digits"));
         assert!(parse_value("abc", None).unwrap_err().contains("bad value 'abc'"));
+    }
+
+    #[test]
+    fn parses_floats_as_printed() {
+        let d = |x: f64| Value::f64(x);
+        assert_eq!(parse_value("1.5", None), Ok(d(1.5)));
+        assert_eq!(parse_value("-0.0", None), Ok(d(-0.0)));
+        assert_eq!(parse_value("0x1.8p+1", None), Ok(d(3.0)));
+        assert_eq!(parse_value("1.5f", None), Ok(Value::f32(1.5)));
+        assert_eq!(parse_value("-inf", None), Ok(d(f64::NEG_INFINITY)));
+        assert_eq!(
+            parse_value("nan", Some(&Type::Float(FloatKind::F32))),
+            Ok(Value::f32(f32::NAN))
+        );
+        assert_eq!(parse_value("3", Some(&Type::Float(FloatKind::F64))), Ok(d(3.0)));
+        for v in [d(0.1), d(-5e-324), Value::f32(0.1), Value::f32(f32::INFINITY), d(1e300)] {
+            assert_eq!(parse_value(&v.to_string(), None), Ok(v.clone()), "{v}");
+        }
+        assert!(parse_value("1.5x", None).is_err());
     }
 
     #[test]

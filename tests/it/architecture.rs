@@ -58,7 +58,7 @@ fn key_of_file(rel: &Path) -> Key {
         .collect();
     match parts.as_slice() {
         [m] if m == "main" => "cli".into(),
-        [s, e] if s == "smt" && e == "encode" => "smt::encode".into(),
+        [s, e, ..] if s == "smt" && e == "encode" => "smt::encode".into(),
         [first, ..] => first.clone(),
         [] => unreachable!(),
     }

@@ -298,6 +298,7 @@ pub(crate) fn bin_op(s: &str) -> Option<BinaryOp> {
         "==>" => Implies,
         "<==>" => Iff,
         "=a=" => ArrayEq,
+        "===" => Ident,
         _ => return None,
     })
 }
@@ -310,7 +311,7 @@ fn precedence(op: BinaryOp) -> (u8, bool) {
         Add | Sub => (11, false),
         Shl | Shr => (10, false),
         Lt | Le | Gt | Ge => (9, false),
-        Eq | Ne | ArrayEq => (8, false),
+        Eq | Ne | ArrayEq | Ident => (8, false),
         BitAnd => (7, false),
         BitXor => (6, false),
         BitOr => (5, false),

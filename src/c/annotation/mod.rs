@@ -306,7 +306,8 @@ fn shorthand(b: &mut Builder, p: Pair<Rule>) -> Option<TupleSpec> {
     let eqs = |a: &str, c: &str, vars: &[Ident]| -> Vec<Expr> {
         vars.iter()
             .map(|v| Expr {
-                kind: ExprKind::Binary(BinaryOp::Eq, Box::new(cv(a, v)), Box::new(cv(c, v))),
+                // `===`: floats the same bit for bit (`==` elsewhere).
+                kind: ExprKind::Binary(BinaryOp::Ident, Box::new(cv(a, v)), Box::new(cv(c, v))),
                 span: v.span.clone(),
             })
             .collect()

@@ -13,7 +13,7 @@ use crate::ir::{BinOp, Expr, Quantifier, Stmt, VarId};
 use std::collections::HashMap;
 
 /// An argument as the callee's parameter receives it.
-enum Arg {
+pub(super) enum Arg {
     /// A value (scalars, pointers, structs: copied).
     Val(CV),
     /// An array passed by reference: the caller's storage.
@@ -78,6 +78,9 @@ impl Lowerer<'_, '_> {
         if let Some(def) = self.cx.functions.get(name).copied() {
             return self.inline(def, args, sp, out, discard);
         }
+        if let Some(v) = self.modelled_call(name, args, sp, out, discard) {
+            return v.map(CV::S);
+        }
         if let Some(lib) = self.cx.libraries.get(name).copied() {
             return self.library(lib, args, sp, out).map(CV::S);
         }
@@ -92,7 +95,7 @@ impl Lowerer<'_, '_> {
     /// Arguments converted to the parameters' types; arrays by reference. `body`: the
     /// callee's body when it is inlined (a pointer parameter it never assigns, given a
     /// whole array, is bound to that array).
-    fn arguments(
+    pub(super) fn arguments(
         &mut self,
         callee: &Function,
         args: &[ast::Expr],
@@ -175,23 +178,36 @@ impl Lowerer<'_, '_> {
         discard: bool,
     ) -> Option<CV> {
         let loc = self.loc(sp);
-        if let Some(pos) = self.frames.iter().position(|fr| fr.func == f.name.name) {
-            let chain: Vec<&str> = self.frames[pos..].iter().map(|fr| fr.func.as_str()).collect();
-            let msg = if chain.len() == 1 {
-                format!("recursion: {} calls itself", f.name.name)
-            } else {
-                format!("recursion: {} calls {}", chain.join(" calls "), f.name.name)
-            };
-            self.diags.push(
-                Diagnostic::new(msg, sp.clone())
-                    .with_label("recursive call")
-                    .with_hint("calls are inlined; recursive functions are outside the C subset"),
-            );
+        if self.out_of_limits() {
+            return None;
+        }
+        let size = self.cx.sizes.get(&f.name.name).copied().unwrap_or(0);
+        // Instances of `f` already being inlined (a call of one of them is recursion).
+        let depth = if self.active.contains(&f.name.name) {
+            let depth = self.frames.iter().filter(|fr| fr.func == f.name.name).count();
+            if self.past_unfolding(depth, size) {
+                return self.cut(f, sp, out);
+            }
+            depth
+        } else {
+            0
+        };
+        self.inlined = self.inlined.saturating_add(size);
+        if self.inlined > self.cx.limits.max_inlined {
+            let function = self.frames.first().map_or(f.name.name.clone(), |fr| fr.func.clone());
+            self.limit =
+                Some(super::LimitHit::Size { function, limit: self.cx.limits.max_inlined });
             return None;
         }
         let vals = self.arguments(f, args, sp, out)?;
         let body_src = f.body.as_deref().unwrap_or(&[]);
-        let prefix = format!("{}::", f.name.name);
+        // Each instance of a recursive function has variables of its own: the outer one's
+        // are still live when the inner one returns.
+        let prefix = if depth == 0 {
+            format!("{}::", f.name.name)
+        } else {
+            format!("{}@{}::", f.name.name, depth + 1)
+        };
         let mut scope = HashMap::new();
         for (p, v) in f.params.iter().zip(vals) {
             match v {
@@ -234,12 +250,20 @@ impl Lowerer<'_, '_> {
             frame.decl_count.insert(g.clone(), 1);
         }
         self.frames.push(frame);
-        let body = self.seq(body_src, true);
+        self.active.insert(f.name.name.clone());
+        self.body_into(f, out);
         let frame = self.frames.pop().expect("frame");
+        if depth == 0 {
+            self.active.remove(&frame.func);
+        }
+        // The callee's jump flags start false in the program and are false again after
+        // each call (the next call of the same function reads them).
         for flag in frame.jump_flags() {
             out.push(Stmt::Assign { var: flag, value: Expr::bool(false), loc });
+            if !self.inline_flags.contains(&flag) {
+                self.inline_flags.push(flag);
+            }
         }
-        out.extend(body);
         let Some(r) = ret else {
             return Some(CV::S(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int }));
         };
@@ -374,7 +398,7 @@ impl Lowerer<'_, '_> {
 
 impl Lowerer<'_, '_> {
     /// The type `f` returns (`Some(None)`: `void`; `None` after an error at the call).
-    fn result_type(&mut self, f: &Function, sp: &Span) -> Option<Option<CTy>> {
+    pub(super) fn result_type(&mut self, f: &Function, sp: &Span) -> Option<Option<CTy>> {
         if matches!(f.ret, Type::Void) {
             return Some(None);
         }

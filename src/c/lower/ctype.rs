@@ -152,6 +152,8 @@ pub fn cty(cx: &Context, t: &Type) -> Result<CTy, (String, bool)> {
             Some(RecordKind::Struct) => Ok(CTy::Struct(id.0)),
             _ => Err((unsupported_type(t, cx.file), false)),
         },
+        Type::Float(ast::FloatKind::Float) => Ok(CTy::Scalar(CScalar::Float)),
+        Type::Float(ast::FloatKind::Double) => Ok(CTy::Scalar(CScalar::Double)),
         Type::Float(_) | Type::Function(_) | Type::Other(_) => {
             Err((unsupported_type(t, cx.file), matches!(t, Type::Function(_))))
         }
@@ -235,6 +237,8 @@ pub fn size_of(cx: &Context, t: &CTy) -> Option<u64> {
             CScalar::Short | CScalar::UShort => 2,
             CScalar::Int | CScalar::UInt => 4,
             CScalar::Long | CScalar::ULong => 8,
+            CScalar::Float => 4,
+            CScalar::Double => 8,
         }),
         CTy::Ptr(_) => Some(8),
         CTy::Struct(id) => {

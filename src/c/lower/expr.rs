@@ -292,10 +292,7 @@ impl Lowerer<'_, '_> {
                     None
                 }
             },
-            K::Float(..) => {
-                self.err("floating point is not supported yet", &e.span, "a floating literal");
-                None
-            }
+            K::Float(text, kind) => self.float_literal(text, *kind, &e.span).map(CV::S),
             K::CallPtr(..) => {
                 self.err("calls through function pointers are not supported", &e.span, "here");
                 None
@@ -537,6 +534,10 @@ impl Lowerer<'_, '_> {
                 let ty = e.ty.clone();
                 Some(Val { e: Expr { kind: ExprKind::Unary(UnOp::Neg, Box::new(e)), ty }, ty: t })
             }
+            UnaryOp::BitNot if v.ty.is_float() => {
+                self.err("`~` needs an integer operand", sp, "a floating operand");
+                None
+            }
             UnaryOp::BitNot => {
                 if !m.machine() {
                     self.math_bitwise("~", sp);
@@ -596,6 +597,11 @@ impl Lowerer<'_, '_> {
             }
             _ => {}
         }
+        if a.ty.is_float() || b.ty.is_float() {
+            return self.float_arith(op, a, b, sp);
+        }
+        // `===` is `==` where no float takes part.
+        let op = if op == B::Ident { B::Eq } else { op };
         if matches!(op, B::Shl | B::Shr) {
             if !m.machine() {
                 self.math_bitwise(op.symbol(), sp);
@@ -703,7 +709,9 @@ impl Lowerer<'_, '_> {
                     truncating(div, x, y)
                 }
             }
-            B::And | B::Or | B::Implies | B::Iff | B::ArrayEq | B::Shl | B::Shr => unreachable!(),
+            B::And | B::Or | B::Implies | B::Iff | B::ArrayEq | B::Ident | B::Shl | B::Shr => {
+                unreachable!()
+            }
         };
         Some(Val { e, ty: t })
     }

@@ -67,6 +67,8 @@ fn raw_jumps(s: &ast::Stmt, labels: &mut Vec<String>) -> Jumps {
             Jumps { brk: false, cont: false, ..j }
         }
         StmtKind::Switch(_, b) => Jumps { brk: false, ..raw_jumps(b, labels) },
+        // `exit(n);` ends the run like a `return` of the copy's function (`float::exit`).
+        StmtKind::Expr(e) if super::float::is_exit(e) => Jumps { ret: true, ..Jumps::default() },
         StmtKind::Decl(_) | StmtKind::Expr(_) | StmtKind::Empty | StmtKind::Other(_) => {
             Jumps::default()
         }
@@ -125,6 +127,13 @@ impl Lowerer<'_, '_> {
     /// the flags that may be set, up to the label of a `goto` flag.
     pub(super) fn seq(&mut self, stmts: &[ast::Stmt], tail: bool) -> Vec<Stmt> {
         let mut out = Vec::new();
+        self.seq_into(stmts, tail, &mut out);
+        out
+    }
+
+    /// [`Lowerer::seq`] appending to `out` (an inlined body goes straight into its
+    /// caller's statements: no copy per level of a chain of calls).
+    pub(super) fn seq_into(&mut self, stmts: &[ast::Stmt], tail: bool, out: &mut Vec<Stmt>) {
         let mut active: Vec<Flag> = Vec::new();
         let gotos = self.frames.last().is_some_and(|f| f.has_goto);
         if gotos {
@@ -134,6 +143,9 @@ impl Lowerer<'_, '_> {
         }
         let mut i = 0;
         while i < stmts.len() {
+            if self.out_of_limits() {
+                break;
+            }
             for l in labels_of(&stmts[i]) {
                 if let Some(p) = active.iter().position(|f| f.label.as_deref() == Some(l)) {
                     let f = active.remove(p);
@@ -164,7 +176,7 @@ impl Lowerer<'_, '_> {
             }
             let last = tail && k == stmts.len();
             if active.is_empty() {
-                self.stmt(&stmts[i], last, &mut out);
+                self.stmt(&stmts[i], last, out);
             } else {
                 let body = self.seq(&stmts[i..k], last);
                 let cond = active
@@ -187,7 +199,6 @@ impl Lowerer<'_, '_> {
         if gotos {
             self.frame().ahead.pop();
         }
-        out
     }
 
     /// `goto label;` forward, to a label of this or an enclosing statement list.

@@ -1,5 +1,5 @@
 //! C functions → IR programs: block scoping (distinct IR names `x#2` for a second `x`),
-//! calls inlined (`f::x`, arrays by reference, recursion an error), `return`/`break`/
+//! calls inlined (`f::x`, arrays by reference; recursion unfolded to a depth, then a cut, self tail calls a loop: `recursion`), `return`/`break`/
 //! `continue` lowered to flags guarding the rest (`$return`, `$break1`, …; tail returns
 //! need none), side effects in C's order with temporaries (`$t1`), short-circuit and `?:`
 //! operands with effects or division guards lowered to `if`, division by zero (and
@@ -15,12 +15,14 @@ mod access;
 mod call;
 pub mod ctype;
 mod expr;
+mod float;
 mod flow;
 mod formula;
 mod global;
 mod heap;
 pub mod memory;
 pub mod place;
+mod recursion;
 mod stmt;
 pub mod ub;
 
@@ -50,7 +52,8 @@ pub enum VarTy {
 /// A lowered function: the IR program and what formulas need to name its variables.
 #[derive(Clone, Debug)]
 pub struct Lowered {
-    pub program: ir::Program,
+    /// Shared: lowered once, read by the module's programs and each tuple's copies.
+    pub program: std::rc::Rc<ir::Program>,
     pub types: Vec<VarTy>,
     /// C names of the top-level function (its parameters and locals, `ret`, the globals
     /// and static locals its code uses) → their storage (several: ambiguous in formulas).
@@ -87,6 +90,102 @@ pub struct Context<'a> {
     pub elaenia: bool,
     /// `--no-ub`: undefined behaviour is assumed absent (sites are `assume`s).
     pub no_ub: bool,
+    /// The size of each defined function's body (statements and expressions), which
+    /// inlining it adds.
+    pub sizes: HashMap<String, usize>,
+    pub limits: Limits,
+    /// When reading the file started (the time limit counts from it).
+    pub started: std::time::Instant,
+}
+
+/// What the front end may spend on one file (DESIGN.md §8: about linear in its size).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Past it, lowering stops.
+    pub deadline: Option<std::time::Instant>,
+    /// The most syntax-tree nodes one program may hold once its calls are inlined (a
+    /// function calling one that calls one … twice each doubles per level).
+    pub max_inlined: usize,
+    /// How many instances of one function a chain of inlined calls may hold: a recursive
+    /// call deeper than that is a [`Stmt::Cut`].
+    pub recursion_depth: u32,
+}
+
+/// A limit that lowering ran into: the tuples that needed the program end `unknown`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LimitHit {
+    Time(std::time::Duration),
+    Size { function: String, limit: usize },
+}
+
+impl std::fmt::Display for LimitHit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LimitHit::Time(d) => write!(
+                f,
+                "the C front end ran out of time ({} s) inlining the file's calls",
+                d.as_secs_f64()
+            ),
+            LimitHit::Size { function, limit } => write!(
+                f,
+                "`{function}` is too large once its calls are inlined (more than {limit} \
+                 statements and expressions; the front end's memory limit)"
+            ),
+        }
+    }
+}
+
+/// Why a function could not be lowered.
+#[derive(Clone, Debug)]
+pub enum Failure {
+    Errors(Vec<Diagnostic>),
+    Limit(LimitHit),
+}
+
+/// The size of statements (their statements and expressions), what inlining costs.
+pub fn size_of(stmts: &[ast::Stmt]) -> usize {
+    fn expr(e: &ast::Expr) -> usize {
+        use ast::ExprKind as K;
+        1 + match &e.kind {
+            K::Unary(_, a) | K::Cast(_, a) | K::SizeofExpr(a) | K::Member { base: a, .. } => {
+                expr(a)
+            }
+            K::IncDec { arg, .. } => expr(arg),
+            K::Binary(_, a, b) | K::Assign(_, a, b) | K::Index(a, b) | K::Comma(a, b) => {
+                expr(a) + expr(b)
+            }
+            K::Cond(a, b, c) => expr(a) + expr(b) + expr(c),
+            K::Call(_, args) => args.iter().map(expr).sum(),
+            K::CallPtr(f, args) => expr(f) + args.iter().map(expr).sum::<usize>(),
+            K::Quant { body, .. } => expr(body),
+            _ => 0,
+        }
+    }
+    fn init(i: &ast::Init) -> usize {
+        match i {
+            ast::Init::Expr(e) => expr(e),
+            ast::Init::List(items, _) => items.iter().map(|it| init(&it.init)).sum(),
+        }
+    }
+    fn stmt(s: &ast::Stmt) -> usize {
+        use ast::StmtKind as S;
+        1 + match &s.kind {
+            S::Decl(ds) => ds.iter().map(|d| d.init.as_ref().map_or(0, init)).sum(),
+            S::Expr(e) | S::Return(Some(e)) => expr(e),
+            S::If(c, a, b) => expr(c) + stmt(a) + b.as_deref().map_or(0, stmt),
+            S::While(c, b) | S::DoWhile(b, c) | S::Switch(c, b) => expr(c) + stmt(b),
+            S::For { init, cond, step, body } => {
+                init.as_deref().map_or(0, stmt)
+                    + cond.as_ref().map_or(0, expr)
+                    + step.as_ref().map_or(0, expr)
+                    + stmt(body)
+            }
+            S::Block(ss) => ss.iter().map(stmt).sum(),
+            S::Case(_, _, b) | S::Default(b) | S::Label(_, b) => stmt(b),
+            _ => 0,
+        }
+    }
+    stmts.iter().map(stmt).sum()
 }
 
 impl Context<'_> {
@@ -110,6 +209,8 @@ impl Context<'_> {
         }
         let elem = match cur {
             CType::Int(k) => k.scalar(),
+            CType::Float(ast::FloatKind::Float) => CScalar::Float,
+            CType::Float(ast::FloatKind::Double) => CScalar::Double,
             CType::Enum(_) => super::consts::scalar_of(cur, self.tables()).unwrap_or(CScalar::Int),
             other => return Err((unsupported_type(other, self.file), declarator_made(other))),
         };
@@ -134,7 +235,7 @@ pub fn unsupported_type(t: &CType, file: &ast::File) -> String {
             "function pointers are not supported yet".into()
         }
         CType::Pointer(_) => "pointers are not supported yet".into(),
-        CType::Float(_) => "floating point is not supported yet".into(),
+        CType::Float(_) => "`long double` is not supported".into(),
         CType::Record(id) => match file.records.get(id.0 as usize).map(|r| r.kind) {
             Some(RecordKind::Union) => "`union` types are not supported yet".into(),
             _ => "`struct` types are not supported yet".into(),
@@ -169,6 +270,9 @@ struct Frame {
     ahead: Vec<Vec<String>>,
     /// Whether the function has a `goto` (else labels need no bookkeeping).
     has_goto: bool,
+    /// A function that calls itself in `return f(…);` runs in a loop: the flag that
+    /// such a call sets to go round again.
+    again: Option<VarId>,
 }
 
 impl Frame {
@@ -184,6 +288,7 @@ impl Frame {
             gotos: HashMap::new(),
             ahead: Vec::new(),
             has_goto: false,
+            again: None,
         }
     }
 
@@ -218,6 +323,14 @@ pub struct Lowerer<'c, 'a> {
     statics: Vec<(String, String, Slot, ast::VarDecl)>,
     /// `malloc` sites lowered so far (each inlined copy of a call is a site of its own).
     heap_sites: u32,
+    /// The functions being inlined (a call of one of them is recursion).
+    active: std::collections::HashSet<String>,
+    /// The syntax-tree nodes inlined into this program so far.
+    inlined: usize,
+    /// The limit lowering ran into; from then on it stops.
+    limit: Option<LimitHit>,
+    /// The jump flags of inlined calls (set false at the program's start).
+    inline_flags: Vec<VarId>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -252,6 +365,10 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             globals_used: Vec::new(),
             statics: Vec::new(),
             heap_sites: 0,
+            active: std::collections::HashSet::new(),
+            inlined: 0,
+            limit: None,
+            inline_flags: Vec::new(),
             diags: Vec::new(),
         }
     }
@@ -386,7 +503,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     /// Lowers `f` as a program of a copy quantified by `side`. Lowering runs again while
     /// it meets memory objects it had not met before: a read through a pointer is an
     /// `ite` over every object the pointer may reach, later ones included.
-    pub fn program(self, f: &Function) -> Result<Lowered, Vec<Diagnostic>> {
+    pub fn program(self, f: &Function) -> Result<Lowered, Failure> {
         let (cx, side) = (self.cx, self.side);
         let mut objects: Vec<Object> = Vec::new();
         for _ in 0..4 {
@@ -399,15 +516,17 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             }
             objects = l.objects;
         }
-        Err(vec![Diagnostic::new(
+        Err(Failure::Errors(vec![Diagnostic::new(
             format!("`{}`'s memory objects do not settle", f.name.name),
             f.name.span.clone(),
         )
-        .with_label("internal limit")])
+        .with_label("internal limit")]))
     }
 
-    fn program_pass(mut self, f: &Function) -> Result<Lowered, Vec<Diagnostic>> {
-        let ret = self.signature(f)?;
+    fn program_pass(mut self, f: &Function) -> Result<Lowered, Failure> {
+        let ret = self.signature(f).map_err(Failure::Errors)?;
+        self.active.insert(f.name.name.clone());
+        self.inlined = self.cx.sizes.get(&f.name.name).copied().unwrap_or(0);
         self.frames.push(Frame::new(&f.name.name, String::new(), None));
         if ret.is_some() && f.params.iter().any(|p| p.name.name == "ret") {
             self.err(
@@ -439,34 +558,44 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             }
         }
         if let Some(t) = ret {
-            let slot = self.slot_vars("ret", &t, &f.name.span).ok_or_else(|| self.diags.clone())?;
+            let slot = self
+                .slot_vars("ret", &t, &f.name.span)
+                .ok_or_else(|| Failure::Errors(self.diags.clone()))?;
             self.names.entry("ret".into()).or_default().push(slot.clone());
             self.frame().ret = Some(slot);
         }
         self.frame().has_goto = flow::has_goto(body);
-        let mut out = self.block_stmts(body, true);
+        let mut out = Vec::new();
+        self.frame().scopes.push(HashMap::new());
+        self.body_into(f, &mut out);
+        self.frame().scopes.pop();
         let frame = self.frames.pop().expect("frame");
         let loc = self.loc(&f.span);
+        if let Some(hit) = self.limit {
+            return Err(Failure::Limit(hit));
+        }
         let mut start = Vec::new();
         if f.name.name == "main" {
             self.static_initialisers(&f.span, &mut start);
         }
         self.heap_prologue(&f.span, &mut start);
         start.extend(prologue);
-        // Jump flags start false (they are read only after a statement that may set them).
-        for flag in frame.jump_flags() {
+        // Jump flags start false (they are read only after a statement that may set them),
+        // those of inlined calls too.
+        for flag in frame.jump_flags().into_iter().chain(self.inline_flags.iter().copied()) {
             start.push(Stmt::Assign { var: flag, value: Expr::bool(false), loc });
         }
         start.extend(out);
         out = start;
         self.finish_ub(&mut out, &f.span);
         if !self.diags.is_empty() {
-            return Err(self.diags);
+            return Err(Failure::Errors(self.diags));
         }
+        float::guard_conversions(&mut out);
         let mut next = 0;
         ir::renumber_loops(&mut out, &mut next);
         if too_deep(&out).is_some() {
-            return Err(vec![Diagnostic::new(
+            return Err(Failure::Errors(vec![Diagnostic::new(
                 format!(
                     "`{}` nests too deeply once lowered (more than {} levels)",
                     f.name.name,
@@ -474,16 +603,16 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 ),
                 f.name.span.clone(),
             )
-            .with_label("too deep")]);
+            .with_label("too deep")]));
         }
         let globals = self.globals_named();
         Ok(Lowered {
-            program: ir::Program {
+            program: std::rc::Rc::new(ir::Program {
                 name: f.name.name.clone(),
                 vars: self.vars,
                 body: out,
                 loc: self.cx.loc(f.span.start),
-            },
+            }),
             types: self.types,
             names: self.names,
             tables: self.tables,
@@ -503,6 +632,22 @@ impl Lowerer<'_, '_> {
             CTy::Array(e, _) => Ok(CTy::Array(e, None)),
             t => Ok(t),
         }
+    }
+
+    /// Whether lowering must stop: a limit was hit, or is hit now (the deadline).
+    pub(super) fn out_of_limits(&mut self) -> bool {
+        if self.limit.is_some() {
+            return true;
+        }
+        let limits = self.cx.limits;
+        if let Some(deadline) = limits.deadline {
+            if std::time::Instant::now() >= deadline {
+                let start = self.cx.started;
+                self.limit = Some(LimitHit::Time(deadline.saturating_duration_since(start)));
+                return true;
+            }
+        }
+        false
     }
 
     /// The returned type (`None`: `void`), after checking that forex reads the

@@ -14,17 +14,23 @@ use std::collections::HashMap;
 impl Lowerer<'_, '_> {
     /// A block in its own scope; `tail`: its end is the function's end.
     pub(super) fn block_stmts(&mut self, stmts: &[ast::Stmt], tail: bool) -> Vec<Stmt> {
-        self.frame().scopes.push(HashMap::new());
-        let out = self.seq(stmts, tail);
-        self.frame().scopes.pop();
+        let mut out = Vec::new();
+        self.block_into(stmts, tail, &mut out);
         out
+    }
+
+    /// [`Lowerer::block_stmts`] appending to `out`.
+    pub(super) fn block_into(&mut self, stmts: &[ast::Stmt], tail: bool, out: &mut Vec<Stmt>) {
+        self.frame().scopes.push(HashMap::new());
+        self.seq_into(stmts, tail, out);
+        self.frame().scopes.pop();
     }
 
     pub(super) fn stmt(&mut self, s: &ast::Stmt, tail: bool, out: &mut Vec<Stmt>) {
         let loc = self.loc(&s.span);
         match &s.kind {
             StmtKind::Empty => {}
-            StmtKind::Block(b) => out.extend(self.block_stmts(b, tail)),
+            StmtKind::Block(b) => self.block_into(b, tail, out),
             StmtKind::Decl(ds) => {
                 for d in ds {
                     self.decl(d, out);
@@ -105,6 +111,13 @@ impl Lowerer<'_, '_> {
                 self.err(format!("{what} is not supported"), &s.span, "outside what forex reads");
             }
             StmtKind::Return(e) => {
+                if let Some(e) = e.as_ref().filter(|e| self.is_tail_call(e)) {
+                    // `return f(…);` in `f`: round its loop again.
+                    self.tail_call(e, out);
+                    let flag = self.return_flag(&s.span);
+                    out.push(Stmt::Assign { var: flag, value: Expr::bool(true), loc });
+                    return;
+                }
                 if let Some(e) = e {
                     let Some(v) = self.value(e, out) else { return };
                     match self.frame().ret.clone() {
@@ -125,23 +138,22 @@ impl Lowerer<'_, '_> {
                 }
                 let in_loop = !self.frame().loops.is_empty();
                 if !tail || in_loop {
-                    let flag = match self.frame().ret_flag {
-                        Some(f) => f,
-                        None => {
-                            let prefix = self.frame().prefix.clone();
-                            let f = self.var(
-                                &format!("{prefix}$return"),
-                                VarTy::Scalar(CScalar::Bool),
-                                &s.span,
-                            );
-                            self.frame().ret_flag = Some(f);
-                            f
-                        }
-                    };
+                    let flag = self.return_flag(&s.span);
                     out.push(Stmt::Assign { var: flag, value: Expr::bool(true), loc });
                 }
             }
         }
+    }
+
+    /// The current function's `return` flag (made on first use).
+    pub(super) fn return_flag(&mut self, at: &Span) -> VarId {
+        if let Some(f) = self.frame().ret_flag {
+            return f;
+        }
+        let prefix = self.frame().prefix.clone();
+        let f = self.var(&format!("{prefix}$return"), VarTy::Scalar(CScalar::Bool), at);
+        self.frame().ret_flag = Some(f);
+        f
     }
 
     /// `while`, `do … while` (`do_first`) and `for` (with `step`).

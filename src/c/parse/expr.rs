@@ -29,7 +29,10 @@ impl Converter<'_> {
                 }
                 _ => ExprKind::Var(id.node.name.clone()),
             },
-            E::Constant(c) => self.constant(&c.node, &span),
+            E::Constant(c) => {
+                let header = self.in_header(e.span);
+                self.constant(&c.node, &span, header)
+            }
             E::StringLiteral(s) => ExprKind::Str(
                 s.node
                     .iter()
@@ -110,7 +113,9 @@ impl Converter<'_> {
         Expr { kind, span }
     }
 
-    fn constant(&mut self, c: &lc::Constant, span: &Span) -> ExprKind {
+    /// A literal's node (`header`: in a header, where a literal forex cannot type is no
+    /// error until used).
+    fn constant(&mut self, c: &lc::Constant, span: &Span, header: bool) -> ExprKind {
         match c {
             lc::Constant::Integer(i) => {
                 if i.suffix.imaginary {
@@ -127,6 +132,7 @@ impl Converter<'_> {
                 let v = BigInt::from_str_radix(digits, radix).unwrap_or_default();
                 match int_type(&v, decimal, i.suffix.unsigned, long) {
                     Some(t) => ExprKind::Int(v, t),
+                    None if header => other("integer literals too large for any C integer type"),
                     None => {
                         let text = self.src.get(span.clone()).unwrap_or(digits).to_string();
                         self.diags.push(

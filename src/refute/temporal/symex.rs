@@ -108,6 +108,7 @@ fn encode_copy_past(
     let mut x = Exec {
         tuple,
         copy_vars: &c.vars,
+        copy_name: &c.name,
         n,
         unroll,
         summarise: past != PastBound::Residual,
@@ -158,6 +159,7 @@ type Flow = Vec<Option<Part>>;
 struct Exec<'t> {
     tuple: &'t Tuple,
     copy_vars: &'t [VarId],
+    copy_name: &'t str,
     n: usize,
     unroll: u32,
     /// Silent loops past the bound go through a summary (∃ copies) instead of residue.
@@ -255,8 +257,10 @@ impl Exec<'_> {
         flow.into_iter().map(|p| p.map(|p| f(self, p)).filter(|p| !is_false(&p.guard))).collect()
     }
 
-    fn choice(&mut self, ty: &Type, flow: &Flow) -> Dynamic {
-        let c = fresh("choice", ty);
+    /// A fresh choice constant named after what it chooses (`b.mode!12`: certificates
+    /// show ∃ strategies over these names).
+    fn choice(&mut self, what: &str, ty: &Type, flow: &Flow) -> Dynamic {
+        let c = fresh(what, ty);
         self.choices.push((c.clone(), Self::reach(flow)));
         c
     }
@@ -276,7 +280,7 @@ impl Exec<'_> {
             }),
             Stmt::Havoc { var, .. } => {
                 let ty = self.tuple.var(*var).ty.clone();
-                let c = self.choice(&ty, &flow);
+                let c = self.choice(&self.tuple.var_display(*var), &ty, &flow);
                 self.map(flow, |_, mut p| {
                     p.vars[var.index()] = c.clone();
                     p
@@ -292,8 +296,9 @@ impl Exec<'_> {
                 let no = self.block(else_branch, no);
                 merge_flows(yes, no)
             }
-            Stmt::IfStar { then_branch, else_branch, .. } => {
-                let b = self.choice(&Type::Bool, &flow).as_bool().expect("bool choice");
+            Stmt::IfStar { then_branch, else_branch, loc } => {
+                let what = format!("{}.if*@{}", self.copy_name, loc);
+                let b = self.choice(&what, &Type::Bool, &flow).as_bool().expect("bool choice");
                 let (yes, no) = self.split(flow, &|_| b.clone());
                 let yes = self.block(then_branch, yes);
                 let no = self.block(else_branch, no);
@@ -348,7 +353,10 @@ impl Exec<'_> {
             if self.mine_facts { self.inductive_facts(cond, body, &changed) } else { Vec::new() };
         let head: Vec<(VarId, Dynamic)> = changed
             .iter()
-            .map(|&v| (v, self.choice(&self.tuple.var(v).ty.clone(), &enter)))
+            .map(|&v| {
+                let name = format!("{}@head", self.tuple.var_display(v));
+                (v, self.choice(&name, &self.tuple.var(v).ty.clone(), &enter))
+            })
             .collect();
         let start = self.map(enter, |x, mut p| {
             let entry = p.vars.clone();

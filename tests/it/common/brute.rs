@@ -18,6 +18,7 @@
 //! final states some combination of ∃ final states satisfies `post`.
 
 mod eval;
+mod float;
 
 pub use eval::{eval, eval_in, Strings};
 use eval::{expr_ok, literal_domain, mask, width};

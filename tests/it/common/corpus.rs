@@ -2,6 +2,8 @@
 //! - the project's examples, `examples/*.fe`, whose first line says
 //!   `// expect: verified`, `// expect: violated` or `// expect: unknown` (what forex
 //!   says today where no engine decides it yet);
+//! - the equivalence pairs `benches/equiv/<class>/*.fe` (a program before and after a
+//!   transformation), first line `// expect: verified|violated`, invalid twins `*_bad.fe`;
 //! - the ForEx benchmark suite next to the project, `../shared/benchmarks/forex/*/*.txt`,
 //!   whose EXPECTED.tsv lists the instances not expected `verified`. It is third-party and
 //!   not in the repository: tests skip it with a notice when it is absent.
@@ -77,6 +79,26 @@ pub fn examples() -> Vec<Example> {
             Example { path, text, expect }
         })
         .collect()
+}
+
+/// Every `benches/equiv/<class>/*.fe` with its class (the folder), sorted by path.
+pub fn equiv_pairs() -> Vec<(String, Example)> {
+    let pattern = format!("{}/benches/equiv/*/*.fe", env!("CARGO_MANIFEST_DIR"));
+    let mut out: Vec<(String, Example)> = glob::glob(&pattern)
+        .expect("pattern")
+        .map(|entry| {
+            let path = entry.expect("readable");
+            let class = path.parent().and_then(|p| p.file_name()).unwrap_or_default();
+            let class = class.to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).expect("readable pair");
+            let first = text.lines().next().unwrap_or("").trim();
+            let expect = first.strip_prefix("// expect:").and_then(Expect::parse);
+            (class, Example { path, text, expect })
+        })
+        .collect();
+    out.sort_by(|a, b| a.1.path.cmp(&b.1.path));
+    assert!(!out.is_empty(), "no pairs under benches/equiv");
+    out
 }
 
 /// One instance of the ForEx benchmark suite.

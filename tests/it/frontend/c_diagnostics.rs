@@ -159,20 +159,6 @@ unsupported!(
 );
 unsupported!(syntax_error, in_function("  int y = ;\n  return y;"), "syntax error", "3:11");
 unsupported!(
-    recursion,
-    format!("{TUPLE}int f(int x) {{ if (x > 0) {{ return f(x - 1); }} return 0; }}\n"),
-    "recursion: f calls itself",
-    "2:36"
-);
-unsupported!(
-    mutual_recursion,
-    format!(
-        "{TUPLE}int g(int y);\nint h(int y) {{ return f(y); }}\nint f(int x) {{ return h(x); }}\n"
-    ),
-    "recursion: f calls h calls f",
-    "3:23"
-);
-unsupported!(
     math_bitwise,
     "/* @ELAENIA\n * forall: f; exists: f; post: forall.ret == exists.ret;\n */\nint f(int x) { return x & 1; }\n",
     "needs a width",
@@ -475,4 +461,88 @@ fn random_c_programs_load() {
             }
         }
     }
+}
+
+/// The JSON report of `forex prove ARGS FILE` on `src` (written to a temporary file).
+fn prove_json(args: &[&str], src: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("limits.c");
+    std::fs::write(&path, src).unwrap();
+    let out = assert_cmd::Command::cargo_bin("forex")
+        .unwrap()
+        .arg("prove")
+        .args(args)
+        .args(["--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).expect("json report")
+}
+
+/// A function whose inlined calls double per level (2^40 statements) ends its tuple
+/// `unknown` at the front end's size limit (the memory ceiling), at once; a tuple of the
+/// same file that does not call it is decided.
+#[test]
+fn exponential_inlining_is_unknown_at_the_size_limit() {
+    if !have_cc("exponential_inlining_is_unknown_at_the_size_limit") {
+        return;
+    }
+    let mut src = String::from(
+        "/*@forex tuple big = deterministic(f0, in: [x], out: [ret]);\n  tuple small = deterministic(g, in: [x], out: [ret]); */\nint f40(int x) { return x + 1; }\n",
+    );
+    for i in (0..40).rev() {
+        src += &format!("int f{i}(int x) {{ return f{}(x) + f{}(x + 1); }}\n", i + 1, i + 1);
+    }
+    src += "int g(int x) { return x * 2; }\n";
+    let json = prove_json(&["--timeout", "60"], &src);
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{json}");
+    assert_eq!(results[0]["tuple"], "big");
+    assert_eq!(results[0]["verdict"], "unknown");
+    assert_eq!(results[0]["reason_kind"], "memory_out");
+    let reason = results[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("`f0` is too large once its calls are inlined"), "{reason}");
+    assert_eq!(results[1]["tuple"], "small");
+    assert_eq!(results[1]["verdict"], "verified");
+}
+
+/// Reading a file counts against `--timeout`: past it, the tuples that still need their
+/// programs end `unknown` (timeout) with the front end as the reason.
+#[test]
+fn the_front_end_respects_the_time_limit() {
+    if !have_cc("the_front_end_respects_the_time_limit") {
+        return;
+    }
+    let mut src = String::from("/*@forex tuple t = deterministic(f0, in: [x], out: [ret]); */\n");
+    src += "int f0(int x) {\n  int s = 0;\n";
+    for i in 0..2000 {
+        src += &format!("  s = s + x * {i};\n");
+    }
+    src += "  return s;\n}\n";
+    // Any time limit shorter than the preprocessor's own run has passed once lowering starts.
+    let json = prove_json(&["--timeout", "0.001"], &src);
+    let r = &json["results"][0];
+    assert_eq!(r["verdict"], "unknown", "{json}");
+    assert_eq!(r["reason_kind"], "timeout", "{json}");
+    assert!(r["reason"].as_str().unwrap().contains("the C front end ran out of time"), "{json}");
+}
+
+/// A chain of 3,000 nested calls `f0 → f1 → … → f3000` is read (and proved) without
+/// lowering every function of the chain with all its callees (which is quadratic).
+#[test]
+fn a_long_chain_of_calls_is_read() {
+    if !have_cc("a_long_chain_of_calls_is_read") {
+        return;
+    }
+    let n = 3000;
+    let mut src = String::from("/*@forex tuple t = deterministic(f0, in: [x], out: [ret]); */\n");
+    src += &format!("int f{n}(int x) {{ return x + 1; }}\n");
+    for i in (0..n).rev() {
+        src += &format!("int f{i}(int x) {{ return f{}(x) + 1; }}\n", i + 1);
+    }
+    let m = load_source("chain.c", src.as_bytes(), InputFormat::Auto).expect("loads");
+    assert_eq!(m.tuples.len(), 1);
+    assert_eq!(m.tuples[0].copies[0].program, "f0");
+    // f0 is a program; the chain's inner functions only while they stay small.
+    assert!(m.programs.len() < n as usize / 10, "{} programs", m.programs.len());
 }

@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>) -> usize {
     use BinOp::*;
     let num = |t: &Type| matches!(t, Type::Int | Type::Bv(_));
+    let float = |t: &Type| matches!(t, Type::Float(_));
     let depth = match &e.kind {
         ExprKind::Var(v) => {
             assert_eq!(e.ty, var(*v));
@@ -45,10 +46,30 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
             assert!(w == 128 || *v < (1u128 << w));
             1
         }
+        ExprKind::Float(bits) => {
+            let Type::Float(k) = e.ty else { panic!("float literal typed {}", e.ty) };
+            assert_eq!(k.canonical(*bits), *bits, "float literals are canonical");
+            1
+        }
+        ExprKind::Fma(a, b, c) => {
+            let d =
+                validate(a, var, bound).max(validate(b, var, bound)).max(validate(c, var, bound));
+            assert!(float(&e.ty));
+            assert_eq!((&a.ty, &b.ty, &c.ty), (&e.ty, &e.ty, &e.ty));
+            d + 1
+        }
         ExprKind::Unary(op, a) => {
             let d = validate(a, var, bound);
             match op {
-                UnOp::Neg => assert!(num(&a.ty)),
+                UnOp::Neg => assert!(num(&a.ty) || float(&a.ty)),
+                UnOp::FAbs
+                | UnOp::Sqrt
+                | UnOp::RoundTo(_)
+                | UnOp::FloatIs(_)
+                | UnOp::FloatToInt(_)
+                | UnOp::FloatFits(_)
+                | UnOp::FloatBits => assert!(float(&a.ty)),
+                UnOp::ToFloat { .. } => assert!(num(&a.ty) || float(&a.ty)),
                 UnOp::Not => assert_eq!(a.ty, Type::Bool),
                 UnOp::BitNot => assert!(matches!(a.ty, Type::Bv(_))),
                 UnOp::Abs => assert_eq!(a.ty, Type::Int),
@@ -59,6 +80,10 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
             let int_valued = matches!(op, UnOp::BvToInt | UnOp::StrLen);
             let result = match (op, &a.ty) {
                 _ if int_valued => Type::Int,
+                (UnOp::FloatIs(_) | UnOp::FloatFits(_), _) => Type::Bool,
+                (UnOp::FloatToInt(t), _) => t.ty(),
+                (UnOp::FloatBits, Type::Float(k)) => Type::Bv(k.width()),
+                (UnOp::ToFloat { kind, .. }, _) => Type::Float(*kind),
                 (UnOp::SignExt(n) | UnOp::ZeroExt(n), Type::Bv(w)) => Type::Bv(w + n),
                 _ => a.ty.clone(),
             };
@@ -74,12 +99,24 @@ fn validate(e: &Expr, var: &dyn Fn(VarId) -> Type, bound: &mut Vec<(u32, Type)>)
                     Type::Bool
                 }
                 Lt | Le | Gt | Ge => {
-                    assert!(num(&a.ty));
+                    assert!(num(&a.ty) || float(&a.ty));
                     Type::Bool
                 }
                 Eq | Ne => Type::Bool,
-                Add | Sub | Mul | Div | Mod => {
+                Ident => {
+                    assert!(float(&a.ty), "`===` on other types is `==`");
+                    Type::Bool
+                }
+                Add | Sub | Mul | Div => {
+                    assert!(num(&a.ty) || float(&a.ty));
+                    a.ty.clone()
+                }
+                Mod => {
                     assert!(num(&a.ty));
+                    a.ty.clone()
+                }
+                FMin | FMax | CopySign => {
+                    assert!(float(&a.ty));
                     a.ty.clone()
                 }
                 BitAnd | BitOr | BitXor | Shl | Shr | SDiv | SRem | AShr => {

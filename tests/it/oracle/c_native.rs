@@ -136,6 +136,7 @@ fn random_value(rng: &mut ChaCha8Rng, ty: &Type, small: bool) -> Value {
             Value::bv(v, *w)
         }
         Type::Str => Value::Str { value: String::new() },
+        Type::Float(k) => Value::float(*k, k.from_f64(rng.gen_range(-100.0..100.0))),
         Type::Array(elem) => {
             let mut a = Value::default_of(ty);
             for i in -1i64..6 {

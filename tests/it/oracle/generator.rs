@@ -31,6 +31,7 @@ fn check_expr(t: &Tuple, e: &Expr) -> Type {
                     let Type::Bv(w) = ta else { panic!("extension of {ta}") };
                     return Type::Bv(w + n);
                 }
+                other => panic!("the generator makes no floats: {other:?}"),
             }
             ta
         }

@@ -6,3 +6,4 @@ mod observation_points;
 mod prove;
 mod refute;
 mod report;
+mod silent_iterations;

@@ -5,7 +5,7 @@
 //! as an intermediate: `len(s)`, literals, `+`, `-`) the two's-complement bits of an i128,
 //! and a string its index in a [`Strings`] interner, so that states stay packed integers.
 
-use forex::ir::{BinOp, Expr, ExprKind, Type, UnOp, VarId};
+use forex::ir::{BinOp, Expr, ExprKind, FloatKind, Type, UnOp, VarId};
 use num_traits::ToPrimitive;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -63,6 +63,8 @@ pub fn width(ty: &Type) -> u32 {
         Type::Bool => 1,
         Type::Bv(w) => *w,
         Type::Str => STR_BITS,
+        Type::Float(FloatKind::F32) => 32,
+        Type::Float(FloatKind::F64) => 64,
         other => panic!("brute oracle: unsupported type {other}"),
     }
 }
@@ -105,12 +107,16 @@ pub fn expr_ok(e: &Expr) -> bool {
     let ty_ok = match e.ty {
         Type::Bool | Type::Str | Type::Int => true,
         Type::Bv(w) => (1..=64).contains(&w),
+        Type::Float(_) => true,
         Type::Array(_) => false,
     };
     ty_ok
         && match &e.kind {
             ExprKind::Var(_) => e.ty != Type::Int,
-            ExprKind::Bool(_) | ExprKind::Bv(_) | ExprKind::Str(_) => true,
+            ExprKind::Bool(_) | ExprKind::Bv(_) | ExprKind::Str(_) | ExprKind::Float(_) => true,
+            ExprKind::Fma(a, b, c) => expr_ok(a) && expr_ok(b) && expr_ok(c),
+            // Floats to unbounded ints can exceed the oracle's i128.
+            ExprKind::Unary(UnOp::FloatToInt(forex::ir::IntTarget::Int), _) => false,
             ExprKind::Int(n) => n.to_i64().is_some(),
             ExprKind::Bound(_)
             | ExprKind::Select(..)
@@ -142,6 +148,9 @@ pub fn eval(e: &Expr, env: &impl Fn(VarId) -> u128) -> u128 {
 /// Evaluates a supported expression; string values are indices into `strings`.
 pub fn eval_in(e: &Expr, env: &impl Fn(VarId) -> u128, strings: &Strings) -> u128 {
     let ev = |x: &Expr| eval_in(x, env, strings);
+    if let Some(v) = super::float::eval(e, &ev) {
+        return v;
+    }
     match &e.kind {
         ExprKind::Var(v) => env(*v),
         ExprKind::Bool(b) => *b as u128,
@@ -170,6 +179,7 @@ pub fn eval_in(e: &Expr, env: &impl Fn(VarId) -> u128, strings: &Strings) -> u12
                     }
                 }
                 UnOp::Abs | UnOp::BvToInt | UnOp::StrLen => panic!("brute oracle: int result"),
+                _ => panic!("brute oracle: float operator {op:?} on a non-float"),
             }
         }
         ExprKind::Binary(op, a, b) if a.ty == Type::Int => {
@@ -237,6 +247,8 @@ pub fn eval_in(e: &Expr, env: &impl Fn(VarId) -> u128, strings: &Strings) -> u12
                     }
                 }
                 Min | Max | Concat => panic!("brute oracle: min/max/concat"),
+                Ident => (x == y) as u128,
+                FMin | FMax | CopySign => panic!("brute oracle: float operator on bits"),
                 // Signed operators through i128 (w ≤ 64): Rust's `/` and `%` truncate
                 // like SMT-LIB's bvsdiv / bvsrem; by zero as SMT-LIB defines them.
                 SLt => (signed_of(x, w) < signed_of(y, w)) as u128,
@@ -270,5 +282,6 @@ pub fn eval_in(e: &Expr, env: &impl Fn(VarId) -> u128, strings: &Strings) -> u12
         | ExprKind::Quant { .. } => {
             panic!("brute oracle: unsupported expression")
         }
+        ExprKind::Float(_) | ExprKind::Fma(..) => unreachable!("floats are evaluated above"),
     }
 }
