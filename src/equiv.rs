@@ -15,7 +15,7 @@
 
 use crate::frontend::Version;
 use crate::ir::c::{CType, CView};
-use crate::ir::{self, Expr, Hints, Loc, Program, Quantifier, Tuple, VarId};
+use crate::ir::{self, Expr, Loc, Program, Quantifier, Tuple, VarId};
 use std::collections::{BTreeMap, HashSet};
 
 /// Names in the old and the new version that correspond: `x` (the same in both) or
@@ -186,19 +186,7 @@ fn tuple(
     name: &NamePair,
     opts: &EquivOptions,
 ) -> Result<Tuple, String> {
-    let mut t = Tuple {
-        name: name.display(),
-        file: new.name.clone(),
-        loc: pn.loc,
-        copies: Vec::new(),
-        vars: Vec::new(),
-        pre: Expr::bool(true),
-        post: Expr::bool(true),
-        kind: ir::PropertyKind::Post,
-        observations: None,
-        hints: Hints::default(),
-        c_view: None,
-    };
+    let mut t = Tuple::empty(name.display(), new.name.clone(), pn.loc);
     let ix = if opts.refines {
         let new_ix = t.add_copy("new", pn, Quantifier::Forall);
         Copies { old: t.add_copy("old", po, Quantifier::Exists), new: new_ix }

@@ -23,7 +23,7 @@ pub mod view;
 
 use crate::diag::{Diagnostic, LineIndex};
 use crate::ir::c::{CFunction, CInfo, CLibrary, CParam, CScalar, CType, IntModel, LibraryModel};
-use crate::ir::{self, Expr, Hints, Loc, Module, Quantifier, VarId};
+use crate::ir::{self, Expr, Loc, Module, Quantifier, VarId};
 use ast::{ExprKind, Function, Stmt, StmtKind, TupleSpec, Type};
 pub use lower::LimitHit;
 use lower::{Context, Failure, FormulaEnv, Limits, Lowered, Lowerer};
@@ -545,19 +545,7 @@ fn tuple(
     lower_fn: &mut LowerFn,
 ) -> Result<ir::Tuple, Failure> {
     let mut errs = Vec::new();
-    let mut tu = ir::Tuple {
-        name: t.name.name.clone(),
-        file: file_name.to_string(),
-        loc: cx.loc(t.span.start),
-        copies: Vec::new(),
-        vars: Vec::new(),
-        pre: Expr::bool(true),
-        post: Expr::bool(true),
-        kind: ir::PropertyKind::Post,
-        observations: None,
-        hints: Hints::default(),
-        c_view: None,
-    };
+    let mut tu = ir::Tuple::empty(t.name.name.clone(), file_name.to_string(), cx.loc(t.span.start));
     let ordered = t.copies.iter().filter(|c| !c.2).chain(t.copies.iter().filter(|c| c.2));
     let mut infos: Vec<Lowered> = Vec::new();
     let mut seen: HashMap<&str, &ast::Ident> = HashMap::new();

@@ -173,10 +173,9 @@ pub(super) fn decide_options(args: &DecideArgs) -> Result<BatchOptions, String> 
                 dump_smt: args.dump_smt.clone(),
                 max_unroll: args.unroll,
                 max_paths: args.max_paths,
-                record: args.explain
-                    || args.format == ReportFormat::Json
-                    || args.certificate.is_some()
-                    || args.cross_check,
+                // Not for JSON alone: certifying an exhaustive search's claims can cost far
+                // more than the search (a Fibonacci unfolding: 36 ms, then the time limit).
+                record: args.explain || args.certificate.is_some() || args.cross_check,
                 ..RefuteOptions::default()
             },
             test: TestOptions { dump_smt: args.dump_smt.clone(), ..DecideOptions::default().test },

@@ -101,6 +101,23 @@ pub struct Tuple {
 }
 
 impl Tuple {
+    /// A tuple with no copies yet, `pre` and `post` true, a `post` property and no hints:
+    /// what the front ends and `equiv` fill in.
+    pub fn empty(name: String, file: String, loc: Loc) -> Tuple {
+        Tuple {
+            name,
+            file,
+            loc,
+            copies: Vec::new(),
+            vars: Vec::new(),
+            pre: Expr::bool(true),
+            post: Expr::bool(true),
+            kind: PropertyKind::Post,
+            observations: None,
+            hints: Hints::default(),
+            c_view: None,
+        }
+    }
     pub fn var(&self, v: VarId) -> &TupleVar {
         &self.vars[v.index()]
     }
