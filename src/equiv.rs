@@ -240,17 +240,27 @@ fn tuple(
             }
         }
     }
+    // A run of either version that reaches undefined behaviour (a C program's `$ub`
+    // ghost variable set) breaks the pair (LANGUAGE.md "forex equiv").
+    let mut post = post;
+    for k in [ix.old, ix.new] {
+        if let Some(v) = t.copy_var(k, crate::ir::c::UB_VAR) {
+            let ty = t.var(v).ty.clone();
+            let zero = match &ty {
+                ir::Type::Bv(w) => Expr { kind: ir::ExprKind::Bv(0), ty: ir::Type::Bv(*w) },
+                _ => Expr::int(0),
+            };
+            post.push(Expr::eq(Expr::var(v, ty), zero));
+        }
+    }
     t.pre = Expr::and_all(pre);
     t.post = Expr::and_all(post);
     if let (Some(io), Some(inew)) = (&old.module.c, &new.module.c) {
         let mut copies = BTreeMap::new();
         copies.insert("old".to_string(), io.views.get(&name.old).cloned().unwrap_or_default());
         copies.insert("new".to_string(), inew.views.get(&name.new).cloned().unwrap_or_default());
-        t.c_view = Some(std::sync::Arc::new(CView {
-            model: inew.model,
-            copies,
-            uninterpreted: Vec::new(),
-        }));
+        t.c_view =
+            Some(std::sync::Arc::new(CView { model: inew.model, copies, ..CView::default() }));
     }
     Ok(t)
 }

@@ -374,6 +374,8 @@ pub enum ExprKind {
     },
     /// `a, b`: evaluates both, the value is `b`'s.
     Comma(Box<Expr>, Box<Expr>),
+    /// A GNU statement expression `({ s; …; e; })` (glibc's `assert` is one).
+    StmtExpr(Vec<Stmt>),
     /// An expression forex does not read (a statement expression, `_Generic`, a compound
     /// literal, `va_arg`, `offsetof`), named.
     Other(String),
@@ -387,6 +389,7 @@ impl Expr {
             | ExprKind::IncDec { .. }
             | ExprKind::Call(..)
             | ExprKind::CallPtr(..)
+            | ExprKind::StmtExpr(_)
             | ExprKind::Other(_) => true,
             ExprKind::Int(..)
             | ExprKind::Float(..)

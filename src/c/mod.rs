@@ -39,6 +39,8 @@ use types::{Model, Val};
 pub struct Options {
     pub int_model: Option<IntModel>,
     pub cc: CcOptions,
+    /// `--no-ub`: assume that no run reaches undefined behaviour (LANGUAGE.md).
+    pub no_ub: bool,
     /// How long reading one file may take (`--timeout`: the tuples it gives cannot be
     /// decided in less); `None`: no limit but the preprocessor's.
     pub time_limit: Option<std::time::Duration>,
@@ -198,6 +200,8 @@ pub fn load(
         especs: file.especs.iter().map(|s| (s.name.name.clone(), s)).collect(),
         broken: fn_errors.keys().cloned().collect(),
         file: &file,
+        elaenia: file.elaenia,
+        no_ub: opts.no_ub,
         sizes: file
             .functions
             .iter()
@@ -586,13 +590,21 @@ fn tuple(
     if !errs.is_empty() {
         return Err(Failure::Errors(errs));
     }
-    tu.c_view = Some(std::sync::Arc::new(view::view_of(t, cx, &infos)));
+    let mut c_view = view::view_of(t, cx, &infos);
+    c_view.no_ub = cx.no_ub;
+    for (k, info) in infos.iter().enumerate() {
+        let copy = tu.copies[k].name.clone();
+        view::add_storage(c_view.copies.entry(copy.clone()).or_default(), info);
+        c_view.ub.insert(copy.clone(), info.ub.clone());
+        c_view.objects.insert(copy, info.objects.iter().map(|o| o.name.clone()).collect());
+    }
+    tu.c_view = Some(std::sync::Arc::new(c_view));
     uninterpreted_tables(cx, t, file, &mut tu, &mut infos);
     let mut lw = Lowerer::new(cx, Quantifier::Forall);
     let mut env = FormulaEnv { vars: HashMap::new(), ret: None, next_bound: 0 };
     let formulas =
         |lw: &mut Lowerer, es: &[ast::Expr], env: &mut FormulaEnv, hint: bool| -> Vec<Expr> {
-            let mut r = Resolver { t, tu: &tu, infos: &infos, hint, file };
+            let r = Resolver { t, tu: &tu, infos: &infos, hint, file };
             es.iter()
                 .filter_map(|e| {
                     let v = lw.formula(e, env, &mut |lw, e, env| r.resolve(lw, e, env))?;
@@ -649,8 +661,32 @@ fn tuple(
             }
         }
     }
-    tu.pre = Expr::and_all(tables.into_iter().chain(pre));
-    tu.post = Expr::and_all(post);
+    // Each pointer parameter is `NULL` or points to the start of its own object
+    // (LANGUAGE.md); each copy with undefined-behaviour sites must reach none.
+    let mut shapes: Vec<Expr> = Vec::new();
+    let mut no_ub: Vec<Expr> = Vec::new();
+    let m = cx.model;
+    for (k, info) in infos.iter().enumerate() {
+        let copy = &tu.copies[k];
+        for (name, tag) in &info.param_objects {
+            let Some([slot]) = info.names.get(name).map(|v| v.as_slice()) else { continue };
+            let s = slot.map_vars(&|v| copy.vars[v.index()]);
+            if let [obj, off] = s.leaves.as_slice() {
+                let null = Expr::eq(obj.clone(), m.tag(0));
+                let own = Expr::eq(obj.clone(), m.tag(*tag));
+                let start = Expr::eq(off.clone(), m.off(0));
+                shapes.push(Expr::and_all([Expr::binary(ir::BinOp::Or, null, own), start]));
+            }
+        }
+        if !info.ub.is_empty() {
+            if let Some(v) = tu.copy_var(k, lower::ub::UB_VAR) {
+                let ty = tu.var(v).ty.clone();
+                no_ub.push(Expr::eq(Expr::var(v, ty), m.lit_i(0, CScalar::Int)));
+            }
+        }
+    }
+    tu.pre = Expr::and_all(tables.into_iter().chain(shapes).chain(pre));
+    tu.post = Expr::and_all(post.into_iter().chain(no_ub));
     tu.hints.invariants = invs;
     if tu.copies.iter().any(|c| ir::has_loop(&c.body)) {
         for h in read_only {

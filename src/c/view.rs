@@ -90,3 +90,24 @@ fn type_name(t: &Type, cx: &Context) -> String {
         None => "?".into(),
     }
 }
+
+/// The storage of what a copy's C names hold beyond plain variables, as reports show it:
+/// each leaf of a struct or pointer (`s.a`, `p`, `p.off`), globals and static locals
+/// (`f::x`), with its C scalar type.
+pub fn add_storage(vars: &mut BTreeMap<String, String>, info: &Lowered) {
+    for slots in info.names.values() {
+        for slot in slots {
+            for leaf in &slot.leaves {
+                let Some(v) = super::lower::place::var_of(leaf) else { continue };
+                let name = &info.program.vars[v.index()].name;
+                let ty = match &info.types[v.index()] {
+                    super::lower::VarTy::Scalar(s) => s.c_name().to_string(),
+                    super::lower::VarTy::Array(s, d) => {
+                        format!("{}{}", s.c_name(), "[]".repeat(*d as usize))
+                    }
+                };
+                vars.entry(name.clone()).or_insert(ty);
+            }
+        }
+    }
+}

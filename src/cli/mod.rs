@@ -57,6 +57,10 @@ pub struct Cli {
     /// C files: a macro for the preprocessor, `NAME` or `NAME=VALUE` (repeatable).
     #[arg(short = 'D', global = true, value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// C files: assume that no run reaches undefined behaviour (a null or out-of-object
+    /// access, a use after `free`, a failing `assert`) instead of reporting it.
+    #[arg(long = "no-ub", global = true)]
+    pub no_ub: bool,
     /// C files: how many calls deep a recursive function is unfolded; runs that recurse
     /// deeper are not modelled (they are never proved correct nor shown wrong).
     #[arg(long = "recursion-depth", global = true, value_name = "N",
@@ -74,6 +78,7 @@ impl Cli {
                 defines: self.define.clone(),
                 time_limit: None,
             },
+            no_ub: self.no_ub,
             time_limit: None,
             memory_mb: crate::smt::memory::ceiling_mb(),
             recursion_depth: self.recursion_depth,

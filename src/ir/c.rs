@@ -179,6 +179,21 @@ impl CInfo {
     }
 }
 
+/// The ghost variable of a C program with undefined-behaviour sites: 0, or the first
+/// site its run reached (1-based).
+pub const UB_VAR: &str = "$ub";
+
+/// A place where a C program may have undefined behaviour (LANGUAGE.md): the k-th site
+/// of a program is reached when its ghost variable `$ub` becomes k.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UbSite {
+    /// What happens there (`null dereference`, `access outside its object`, `use after
+    /// free`, `assertion failed`, …).
+    pub kind: String,
+    pub line: u32,
+    pub col: u32,
+}
+
 /// How a C tuple's counterexamples are shown: per copy, the variables the C source names
 /// (parameters, locals, `ret`, library functions' tables) with their C types (`int`,
 /// `unsigned char[]`, `int(int)` for a table). Variables of forex's own (`$return`, the
@@ -189,6 +204,12 @@ pub struct CView {
     /// The integer model the tuple was read under (reports say which).
     pub model: IntModel,
     pub copies: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    /// Per copy, its program's undefined-behaviour sites (`$ub == k`: the k-th).
+    pub ub: std::collections::BTreeMap<String, Vec<UbSite>>,
+    /// Undefined behaviour was assumed absent (`--no-ub`): sites are `assume`s.
+    pub no_ub: bool,
+    /// Per copy, how reports name its memory objects (pointer tag k: the k-th).
+    pub objects: std::collections::BTreeMap<String, Vec<String>>,
     /// The library functions its copies call without a model (declared, not defined,
     /// no spec, not one LANGUAGE.md models): uninterpreted, and the report says so.
     pub uninterpreted: Vec<String>,

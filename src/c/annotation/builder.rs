@@ -173,6 +173,7 @@ pub(super) fn respan(e: &mut Expr, at: &Span) {
         | ExprKind::Str(_)
         | ExprKind::SizeofType(_)
         | ExprKind::AlignofType(_)
+        | ExprKind::StmtExpr(_)
         | ExprKind::Other(_) => {}
     }
 }

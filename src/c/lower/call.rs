@@ -1,13 +1,24 @@
 //! Calls: defined functions inlined (the IR has no calls), declared ones under their
 //! specs or as uninterpreted tables, and the verifier's `nondet`/`assume` builtins.
 
-use super::{Frame, Lowerer, Span, VarTy};
-use crate::c::ast::{self, ExprKind as K, Function, Ident, Type};
+use super::access::lvalue_form;
+use super::ctype::{self, CTy};
+use super::place::{self, Place, Root, Slot, CV};
+use super::{flow, Frame, Lowerer, Span, VarTy};
+use crate::c::ast::{self, Function, Ident, Type};
 use crate::c::types::Val;
 use crate::diag::Diagnostic;
 use crate::ir::c::CScalar;
 use crate::ir::{BinOp, Expr, Quantifier, Stmt, VarId};
 use std::collections::HashMap;
+
+/// An argument as the callee's parameter receives it.
+pub(super) enum Arg {
+    /// A value (scalars, pointers, structs: copied).
+    Val(CV),
+    /// An array passed by reference: the caller's storage.
+    Ref(Slot),
+}
 
 impl Lowerer<'_, '_> {
     pub(super) fn call(
@@ -17,9 +28,10 @@ impl Lowerer<'_, '_> {
         sp: &Span,
         out: &mut Vec<Stmt>,
         discard: bool,
-    ) -> Option<Val> {
+    ) -> Option<CV> {
         let loc = self.loc(sp);
         let name = f.name.as_str();
+        let zero = CV::S(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int });
         if let Some(t) = nondet_type(name) {
             if !args.is_empty() {
                 self.err(format!("`{name}` takes no arguments"), sp, "here");
@@ -27,13 +39,13 @@ impl Lowerer<'_, '_> {
             }
             let v = self.fresh("nondet", VarTy::Scalar(t), sp);
             out.push(Stmt::Havoc { var: v, loc });
-            return Some(self.val_of(v));
+            return Some(CV::S(self.val_of(v)));
         }
         if name == "_invariant" {
             self.err("`_invariant` takes one string: a formula", sp, "here");
             return None;
         }
-        if self.lookup(name).is_some() {
+        if self.is_local(name) || self.cx.globals.contains_key(name) {
             self.err(
                 format!("calls through function pointers are not supported yet (`{name}` is a variable)"),
                 &f.span,
@@ -46,9 +58,14 @@ impl Lowerer<'_, '_> {
                 self.err(format!("`{name}` takes one condition"), sp, "here");
                 return None;
             };
-            let v = self.expr(a, out)?;
-            out.push(Stmt::Assume { cond: self.m().truth(&v), loc });
-            return Some(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int });
+            let c = self.cond(a, out)?;
+            out.push(Stmt::Assume { cond: c, loc });
+            return Some(zero);
+        }
+        if !self.cx.functions.contains_key(name) {
+            if let Some(r) = self.builtin(name, args, sp, out) {
+                return r;
+            }
         }
         if self.cx.broken.contains(name) {
             self.err(
@@ -62,10 +79,10 @@ impl Lowerer<'_, '_> {
             return self.inline(def, args, sp, out, discard);
         }
         if let Some(v) = self.modelled_call(name, args, sp, out, discard) {
-            return v;
+            return v.map(CV::S);
         }
         if let Some(lib) = self.cx.libraries.get(name).copied() {
-            return self.library(lib, args, sp, out);
+            return self.library(lib, args, sp, out).map(CV::S);
         }
         self.diags.push(
             Diagnostic::new(format!("call of `{name}`, which the file neither defines nor declares"), f.span.clone())
@@ -75,14 +92,16 @@ impl Lowerer<'_, '_> {
         None
     }
 
-    /// Arguments converted to the parameters' types; arrays by reference.
+    /// Arguments converted to the parameters' types; arrays by reference. `body`: the
+    /// callee's body when it is inlined (a pointer parameter it never assigns, given a
+    /// whole array, is bound to that array).
     pub(super) fn arguments(
         &mut self,
         callee: &Function,
         args: &[ast::Expr],
         sp: &Span,
         out: &mut Vec<Stmt>,
-    ) -> Option<Vec<Result<Val, VarId>>> {
+    ) -> Option<Vec<Arg>> {
         if args.len() != callee.params.len() {
             self.err(
                 format!(
@@ -104,9 +123,10 @@ impl Lowerer<'_, '_> {
             );
             return None;
         }
+        let body = callee.body.as_deref();
         let mut vals = Vec::new();
         for (a, p) in args.iter().zip(&callee.params) {
-            let ty = match self.cx.var_ty(&p.ty) {
+            let ty = match ctype::cty(self.cx, &p.ty) {
                 Ok(t) => t,
                 Err((what, _)) => {
                     self.err(
@@ -117,34 +137,34 @@ impl Lowerer<'_, '_> {
                     return None;
                 }
             };
-            match ty {
-                VarTy::Array(_, dims) => {
-                    let dims = vec![(); dims as usize];
-                    let K::Var(n) = &a.kind else {
-                        self.err("an array parameter takes a named array", &a.span, "not an array");
-                        return None;
-                    };
-                    let Some(v) = self.lookup(n) else {
-                        self.err(format!("unknown variable `{n}`"), &a.span, "not declared");
-                        return None;
-                    };
-                    match &self.types[v.index()] {
-                        VarTy::Array(_, d) if *d as usize == dims.len() => vals.push(Err(v)),
-                        _ => {
-                            self.err(
-                                format!("`{n}` is not an array of {} dimension(s)", dims.len()),
-                                &a.span,
-                                "mismatch",
-                            );
-                            return None;
-                        }
-                    }
+            let by_ref = match &ty {
+                CTy::Array(..) => true,
+                CTy::Ptr(_) => body.is_some_and(|b| !flow::writes_name(b, &p.name.name)),
+                _ => false,
+            };
+            if by_ref && lvalue_form(a) {
+                let mut scratch = Vec::new();
+                let place = self.place(a, &mut scratch, false)?;
+                if let Some(slot) = whole_array(&place, &ty) {
+                    out.extend(scratch);
+                    vals.push(Arg::Ref(slot));
+                    continue;
                 }
-                VarTy::Scalar(s) => {
-                    let v = self.expr(a, out)?;
-                    vals.push(Ok(self.m().to(&v, s)));
-                }
+                let v = self.read_place(&place, &a.span, &mut scratch)?;
+                out.extend(scratch);
+                let to = match &ty {
+                    CTy::Array(e, _) => CTy::Ptr(e.clone()),
+                    t => t.clone(),
+                };
+                vals.push(Arg::Val(self.convert_value(v, &to, &a.span)?));
+                continue;
             }
+            let to = match &ty {
+                CTy::Array(e, _) => CTy::Ptr(e.clone()),
+                t => t.clone(),
+            };
+            let v = self.value_as(a, &to, out)?;
+            vals.push(Arg::Val(self.convert_value(v, &to, &a.span)?));
         }
         Some(vals)
     }
@@ -156,7 +176,7 @@ impl Lowerer<'_, '_> {
         sp: &Span,
         out: &mut Vec<Stmt>,
         discard: bool,
-    ) -> Option<Val> {
+    ) -> Option<CV> {
         let loc = self.loc(sp);
         if self.out_of_limits() {
             return None;
@@ -180,6 +200,7 @@ impl Lowerer<'_, '_> {
             return None;
         }
         let vals = self.arguments(f, args, sp, out)?;
+        let body_src = f.body.as_deref().unwrap_or(&[]);
         // Each instance of a recursive function has variables of its own: the outer one's
         // are still live when the inner one returns.
         let prefix = if depth == 0 {
@@ -188,30 +209,46 @@ impl Lowerer<'_, '_> {
             format!("{}@{}::", f.name.name, depth + 1)
         };
         let mut scope = HashMap::new();
-        let mut assigns = Vec::new();
         for (p, v) in f.params.iter().zip(vals) {
             match v {
-                Err(arr) => {
-                    scope.insert(p.name.name.clone(), arr);
+                Arg::Ref(slot) => {
+                    scope.insert(p.name.name.clone(), slot);
                 }
-                Ok(val) => {
-                    let pv = self.var(
+                Arg::Val(val) => {
+                    let slot = self.slot_vars(
                         &format!("{prefix}{}", p.name.name),
-                        VarTy::Scalar(val.ty),
+                        &val.ty(),
                         &p.name.span,
-                    );
-                    assigns.push(Stmt::Assign { var: pv, value: val.e, loc });
-                    scope.insert(p.name.name.clone(), pv);
+                    )?;
+                    // A pointer parameter the callee never assigns keeps the objects its
+                    // argument may point to (reads through it stay small).
+                    if let (CV::P(ptr), Some(t)) = (&val, place::var_of(&slot.leaves[0])) {
+                        match &ptr.cands {
+                            Some(c) if !flow::writes_name(body_src, &p.name.name) => {
+                                self.fixed_params.insert(t, c.clone());
+                            }
+                            _ => {
+                                self.fixed_params.remove(&t);
+                            }
+                        }
+                    }
+                    self.write_leaves(&Place::of_slot(slot.clone()), val.leaves(), sp, out);
+                    scope.insert(p.name.name.clone(), slot);
                 }
             }
         }
-        out.extend(assigns);
-        let ret = self
-            .result_type(f, sp)?
-            .map(|s| (self.var(&format!("{prefix}ret"), VarTy::Scalar(s), &f.name.span), s));
-        let mut frame = Frame::new(&f.name.name, prefix, ret);
+        let ret_ty = self.result_type(f, sp)?;
+        let ret = match &ret_ty {
+            Some(t) => Some(self.slot_vars(&format!("{prefix}ret"), t, &f.name.span)?),
+            None => None,
+        };
+        let mut frame = Frame::new(&f.name.name, prefix, ret.clone());
         frame.scopes = vec![scope, HashMap::new()];
-        frame.has_goto = super::flow::has_goto(f.body.as_deref().unwrap_or(&[]));
+        frame.has_goto = super::flow::has_goto(body_src);
+        // A local of the callee that shadows a global gets a name of its own.
+        for g in self.cx.globals.keys() {
+            frame.decl_count.insert(g.clone(), 1);
+        }
         self.frames.push(frame);
         self.active.insert(f.name.name.clone());
         self.body_into(f, out);
@@ -227,18 +264,15 @@ impl Lowerer<'_, '_> {
                 self.inline_flags.push(flag);
             }
         }
-        let (r, s) = ret?;
+        let Some(r) = ret else {
+            return Some(CV::S(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int }));
+        };
+        let v = CV::of_leaves(&r.ty, r.leaves.clone())?;
         if discard {
-            return Some(self.val_of(r));
+            return Some(v);
         }
         // The result is copied: a later call of the same function reuses its variables.
-        let t = self.fresh(&f.name.name, VarTy::Scalar(s), sp);
-        out.push(Stmt::Assign {
-            var: t,
-            value: Expr::var(r, self.vars[r.index()].ty.clone()),
-            loc,
-        });
-        Some(self.val_of(t))
+        self.save(v, &f.name.name, sp, out)
     }
 
     /// A call of a function that is only declared: under its spec for this side, or the
@@ -255,19 +289,29 @@ impl Lowerer<'_, '_> {
         let mut scalars = Vec::new();
         for v in vals {
             match v {
-                Ok(v) => scalars.push(v),
-                Err(_) => {
+                Arg::Val(CV::S(v)) => scalars.push(v),
+                _ => {
                     self.err(
-                        "library functions with array parameters are not supported",
+                        "library functions with array, pointer or struct parameters are not \
+                         supported",
                         sp,
-                        "array argument",
+                        "such an argument",
                     );
                     return None;
                 }
             }
         }
-        let Some(ret) = self.result_type(f, sp)? else {
-            return Some(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int });
+        let ret = match self.result_type(f, sp)? {
+            None => return Some(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int }),
+            Some(CTy::Scalar(s)) => s,
+            Some(_) => {
+                self.err(
+                    format!("`{}` returns a pointer or a struct: library functions that do are not supported", f.name.name),
+                    sp,
+                    "this call",
+                );
+                return None;
+            }
         };
         let name = f.name.name.clone();
         let (own, other) = match self.side {
@@ -353,14 +397,23 @@ impl Lowerer<'_, '_> {
 }
 
 impl Lowerer<'_, '_> {
-    /// The scalar `f` returns (`Some(None)`: `void`; `None` after an error at the call).
-    pub(super) fn result_type(&mut self, f: &Function, sp: &Span) -> Option<Option<CScalar>> {
+    /// The type `f` returns (`Some(None)`: `void`; `None` after an error at the call).
+    pub(super) fn result_type(&mut self, f: &Function, sp: &Span) -> Option<Option<CTy>> {
         if matches!(f.ret, Type::Void) {
             return Some(None);
         }
-        match self.cx.var_ty(&f.ret) {
-            Ok(VarTy::Scalar(s)) => Some(Some(s)),
-            Ok(VarTy::Array(..)) => None,
+        match ctype::cty(self.cx, &f.ret) {
+            Ok(t) if ctype::leaves(self.cx, &t).is_some() && !matches!(t, CTy::Array(..)) => {
+                Some(Some(t))
+            }
+            Ok(_) => {
+                self.err(
+                    format!("`{}` returns a value of a type forex does not read", f.name.name),
+                    sp,
+                    "this call",
+                );
+                None
+            }
             Err((what, _)) => {
                 self.err(
                     format!(
@@ -374,6 +427,35 @@ impl Lowerer<'_, '_> {
             }
         }
     }
+
+    pub(super) fn select(&self, arr: VarId, idxs: &[Expr], elem: CScalar) -> Val {
+        let e = Expr::var(arr, self.vars[arr.index()].ty.clone());
+        Val { e: place::select_path(e, idxs), ty: elem }
+    }
+}
+
+/// The storage of a whole array place (a named array, a struct's array member) as a
+/// parameter of type `ty` may take it by reference.
+fn whole_array(p: &Place, ty: &CTy) -> Option<Slot> {
+    let Root::Slot(s) = &p.root else { return None };
+    if !p.idx.is_empty() {
+        return None;
+    }
+    let CTy::Array(elem, _) = &p.ty else { return None };
+    let fits = match ty {
+        CTy::Array(e, _) => e == elem,
+        CTy::Ptr(e) => **e == **elem,
+        _ => false,
+    };
+    if !fits {
+        return None;
+    }
+    let whole = p.sel.start == 0 && p.sel.end == s.leaves.len();
+    Some(Slot {
+        ty: p.ty.clone(),
+        leaves: s.leaves[p.sel.clone()].to_vec(),
+        len: if whole { s.len.clone() } else { None },
+    })
 }
 
 /// The `__VERIFIER_nondet_*` functions and their types.

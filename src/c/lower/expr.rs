@@ -1,13 +1,17 @@
-//! Expressions: C values with their types, effects in C's order through temporaries
-//! (IR expressions are pure), and `assume`s where C leaves an operation undefined
-//! (division by zero, `INT_MIN / -1`, out-of-range shifts).
+//! Expressions: C values with their types (scalars, pointers, structs), effects in C's
+//! order through temporaries (IR expressions are pure), and `assume`s where C leaves an
+//! operation undefined and forex gives it no run (division by zero, `INT_MIN / -1`,
+//! out-of-range shifts).
 
+use super::access::lvalue_form;
+use super::ctype::{self, CTy};
+use super::place::{self, is_null_constant, Place, Ptr, Root, Slot, CV};
 use super::{and, not, or, Lowerer, Span, VarTy};
 use crate::c::ast::{self, BinaryOp, ExprKind as K, Type as CType, UnaryOp};
 use crate::c::types::{common, ite, min_value, promote, Val};
 use crate::diag::Diagnostic;
 use crate::ir::c::CScalar;
-use crate::ir::{BinOp, Expr, ExprKind, Stmt, Type, UnOp, VarId};
+use crate::ir::{BinOp, Expr, ExprKind, Stmt, Type, UnOp};
 
 impl Lowerer<'_, '_> {
     /// An expression statement: its effects, value discarded.
@@ -31,26 +35,20 @@ impl Lowerer<'_, '_> {
             // `(void)e;`: e's effects.
             K::Cast(CType::Void, a) => self.effect(a, out),
             _ => {
-                self.expr(e, out);
+                self.value(e, out);
             }
         }
     }
 
-    /// A name that is no local or parameter: what it is instead, as an error.
+    /// A name that is no variable: what it is instead, as an error.
     pub(super) fn unknown_name(&mut self, name: &str, sp: &Span) {
-        if self.cx.globals.contains_key(name) {
+        if self.cx.functions.contains_key(name) || self.cx.libraries.contains_key(name) {
             self.err(
-                format!("`{name}` is a global variable: globals are not supported yet"),
-                sp,
-                "a global",
-            );
-        } else if self.cx.functions.contains_key(name) || self.cx.libraries.contains_key(name) {
-            self.err(
-                format!("`{name}` is a function: function pointers are not supported yet"),
+                format!("`{name}` is a function: function pointers are not supported"),
                 sp,
                 "a function used as a value",
             );
-        } else {
+        } else if !self.cx.globals.contains_key(name) {
             self.err(format!("unknown variable `{name}`"), sp, "not declared");
         }
     }
@@ -63,172 +61,205 @@ impl Lowerer<'_, '_> {
         r: &ast::Expr,
         sp: &Span,
         out: &mut Vec<Stmt>,
-    ) -> Option<Val> {
-        let loc = self.loc(sp);
-        match &l.kind {
-            K::Var(name) => {
-                let Some(v) = self.lookup(name) else {
-                    self.unknown_name(name, &l.span);
-                    return None;
-                };
-                let Some(ty) = self.scalar_of(v) else {
-                    self.err(
-                        format!("`{name}` is an array: assign its elements"),
-                        &l.span,
-                        "an array",
-                    );
-                    return None;
-                };
-                let rv = self.expr(r, out)?;
-                let value = match op {
-                    None => rv,
-                    Some(op) => self.arith(op, self.val_of(v), rv, sp, Some(out))?,
-                };
-                let value = self.m().convert_of(value, ty);
-                out.push(Stmt::Assign { var: v, value, loc });
-                Some(self.val_of(v))
+    ) -> Option<CV> {
+        let p = self.place(l, out, false)?;
+        if let CTy::Array(..) = p.ty {
+            let what = match &l.kind {
+                K::Var(n) => format!("`{n}` is an array: assign its elements"),
+                _ => "an array cannot be assigned: assign its elements".into(),
+            };
+            self.err(what, &l.span, "an array");
+            return None;
+        }
+        if let Root::Deref(ptr) = &p.root {
+            let ptr = ptr.clone();
+            self.check_access(&ptr, sp, out);
+        }
+        let value = match op {
+            None => {
+                let rv = self.value_as(r, &p.ty, out)?;
+                self.convert_value(rv, &p.ty, &r.span)?
             }
-            K::Index(base, i) => {
-                // a[i] or a[i][j].
-                let (arr, idxs, elem) = self.element(l, out)?;
-                let _ = (base, i);
-                let cur = self.select(arr, &idxs, elem);
-                let rv = self.expr(r, out)?;
-                let value = match op {
-                    None => rv,
-                    Some(op) => self.arith(op, cur, rv, sp, Some(out))?,
-                };
-                let value = self.m().convert_of(value, elem);
-                let arr_ty = self.vars[arr.index()].ty.clone();
-                match idxs.as_slice() {
-                    [i] => out.push(Stmt::Store {
-                        array: arr,
-                        index: i.clone(),
-                        value: value.clone(),
-                        loc,
-                    }),
-                    [i, j] => {
-                        let Type::Array(row_ty) = arr_ty.clone() else { return None };
-                        let row = self.fresh("row", VarTy::Array(elem, 1), sp);
-                        let _ = row_ty;
-                        let read = Expr {
-                            kind: ExprKind::Select(
-                                Box::new(Expr::var(arr, arr_ty.clone())),
-                                Box::new(i.clone()),
-                            ),
-                            ty: self.vars[row.index()].ty.clone(),
-                        };
-                        out.push(Stmt::Assign { var: row, value: read, loc });
-                        out.push(Stmt::Store {
-                            array: row,
-                            index: j.clone(),
-                            value: value.clone(),
-                            loc,
-                        });
-                        let row_val = Expr::var(row, self.vars[row.index()].ty.clone());
-                        out.push(Stmt::Store { array: arr, index: i.clone(), value: row_val, loc });
-                    }
-                    _ => return None,
-                }
-                Some(Val { e: value, ty: elem })
+            Some(op) => {
+                let leaves = self.read_leaves(&p, sp);
+                let cur = CV::of_leaves(&p.ty, leaves)?;
+                let rv = self.value(r, out)?;
+                let v = self.binary_values(op, cur, rv, sp, out)?;
+                self.convert_value(v, &p.ty, sp)?
             }
-            K::Unary(UnaryOp::Deref, _) | K::Member { .. } => {
-                // The error for the left side's form.
-                self.expr(l, out);
+        };
+        self.write_leaves(&p, value.clone().leaves(), sp, out);
+        // A plain scalar variable reads back as itself (chains `a = b = c` stay small).
+        if let (Root::Slot(s), CV::S(v)) = (&p.root, &value) {
+            if p.idx.is_empty() && p.sel.len() == 1 {
+                return Some(CV::S(Val { e: s.leaves[p.sel.start].clone(), ty: v.ty }));
+            }
+        }
+        Some(value)
+    }
+
+    /// A scalar expression's value; its effects and guards go to `out`.
+    pub fn expr(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Option<Val> {
+        let v = self.value(e, out)?;
+        self.scalar(v, &e.span)
+    }
+
+    /// The scalar of a value (an error for pointers and structs).
+    pub(super) fn scalar(&mut self, v: CV, sp: &Span) -> Option<Val> {
+        match v {
+            CV::S(v) => Some(v),
+            CV::P(_) => {
+                self.err(
+                    "a pointer used as a number (pointer ↔ integer conversions are not supported)",
+                    sp,
+                    "a pointer",
+                );
                 None
             }
-            _ => {
+            CV::R(..) => {
+                self.err("a struct value used as a number", sp, "a struct");
+                None
+            }
+        }
+    }
+
+    /// `e` as a condition: non-zero, or a pointer not `NULL`.
+    pub(super) fn cond(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Option<crate::ir::Expr> {
+        let v = self.value(e, out)?;
+        self.truth_value(v, &e.span)
+    }
+
+    pub(super) fn truth_value(&mut self, v: CV, sp: &Span) -> Option<crate::ir::Expr> {
+        let m = self.m();
+        match v {
+            CV::S(v) => Some(m.truth_of(v)),
+            CV::P(p) => Some(super::memory::not_fold(m.is_tag(&p.obj, 0))),
+            CV::R(..) => {
+                self.err("a struct value used as a condition", sp, "a struct");
+                None
+            }
+        }
+    }
+
+    /// `e` converted to type `to` where C converts implicitly (an assignment, an
+    /// argument, a `return`): `malloc` and `calloc` make an object of `to`'s target.
+    pub(super) fn value_as(&mut self, e: &ast::Expr, to: &CTy, out: &mut Vec<Stmt>) -> Option<CV> {
+        if let (CTy::Ptr(target), Some((f, args))) = (to, heap_call(e)) {
+            if !self.cx.functions.contains_key(f.name.as_str()) {
+                return self.allocate(&f.name, args, target, &e.span, out).map(CV::P);
+            }
+        }
+        self.value(e, out)
+    }
+
+    /// A value converted as C converts on assignment (and on casts): integers among
+    /// themselves, `0` to a null pointer, pointers to `void *` and back, a struct to its
+    /// own type. Other conversions are errors at `sp`.
+    pub(super) fn convert_value(&mut self, v: CV, to: &CTy, sp: &Span) -> Option<CV> {
+        let m = self.m();
+        match (v, to) {
+            (CV::S(v), CTy::Scalar(s)) => Some(CV::S(m.to_of(v, *s))),
+            (CV::S(v), CTy::Ptr(t)) if is_null_constant(&v) => Some(CV::P(m.null((**t).clone()))),
+            (CV::S(_), CTy::Ptr(_)) => {
+                self.err("an integer converted to a pointer is not supported", sp, "not a pointer");
+                None
+            }
+            (CV::P(p), CTy::Ptr(t)) => {
+                if p.to == **t || matches!(p.to, CTy::Void) || matches!(**t, CTy::Void) {
+                    Some(CV::P(Ptr { to: (**t).clone(), ..p }))
+                } else {
+                    self.err(
+                        format!(
+                            "casts between unrelated pointer types ({} to {}) are not supported",
+                            ctype::spell(self.cx, &CTy::Ptr(Box::new(p.to.clone()))),
+                            ctype::spell(self.cx, to)
+                        ),
+                        sp,
+                        "this conversion",
+                    );
+                    None
+                }
+            }
+            (CV::P(p), CTy::Scalar(CScalar::Bool)) => Some(CV::S(Val {
+                e: super::memory::not_fold(m.is_tag(&p.obj, 0)),
+                ty: CScalar::Bool,
+            })),
+            (CV::P(_), CTy::Scalar(_)) => {
+                self.err("a pointer converted to an integer is not supported", sp, "a pointer");
+                None
+            }
+            (CV::R(i, l), CTy::Struct(j)) if i == *j => Some(CV::R(i, l)),
+            (v, to) => {
                 self.err(
-                    "the left side of an assignment must be a variable or an array element",
-                    &l.span,
-                    "not assignable",
+                    format!(
+                        "a value of type {} where {} is expected",
+                        ctype::spell(self.cx, &v.ty()),
+                        ctype::spell(self.cx, to)
+                    ),
+                    sp,
+                    "this value",
                 );
                 None
             }
         }
     }
 
-    /// An element access `a[i]`/`a[i][j]`: the array, the indices, the element type.
-    fn element(
-        &mut self,
-        e: &ast::Expr,
-        out: &mut Vec<Stmt>,
-    ) -> Option<(VarId, Vec<Expr>, CScalar)> {
-        let mut idx_exprs = Vec::new();
-        let mut cur = e;
-        while let K::Index(b, i) = &cur.kind {
-            idx_exprs.push(i.as_ref());
-            cur = b;
-        }
-        idx_exprs.reverse();
-        let K::Var(name) = &cur.kind else {
-            self.err("only named arrays can be indexed", &cur.span, "not an array");
-            return None;
+    /// A value copied into fresh variables (a call's result, `x++`'s old value): later
+    /// statements may change what its expressions read.
+    pub(super) fn save(&mut self, v: CV, base: &str, sp: &Span, out: &mut Vec<Stmt>) -> Option<CV> {
+        let ty = v.ty();
+        let cands = match &v {
+            CV::P(p) => p.cands.clone(),
+            _ => None,
         };
-        let Some(v) = self.lookup(name) else {
-            self.unknown_name(name, &cur.span);
-            return None;
-        };
-        let VarTy::Array(elem, dims) = self.types[v.index()].clone() else {
-            self.err(format!("`{name}` is not an array"), &cur.span, "a scalar");
-            return None;
-        };
-        if idx_exprs.len() != dims as usize {
-            self.err(
-                format!("`{name}` has {dims} dimension(s), indexed with {}", idx_exprs.len()),
-                &e.span,
-                "wrong number of indices",
-            );
-            return None;
+        let slot = self.fresh_slot(base, &ty, sp)?;
+        let place = Place::of_slot(slot.clone());
+        self.write_leaves(&place, v.leaves(), sp, out);
+        let mut r = CV::of_leaves(&ty, slot.leaves)?;
+        if let CV::P(p) = &mut r {
+            p.cands = cands;
         }
-        let mut idxs = Vec::new();
-        for i in idx_exprs {
-            let iv = self.expr(i, out)?;
-            idxs.push(self.m().as_int(&iv));
-        }
-        Some((v, idxs, elem))
+        Some(r)
     }
 
-    pub(super) fn select(&self, arr: VarId, idxs: &[Expr], elem: CScalar) -> Val {
-        let mut e = Expr::var(arr, self.vars[arr.index()].ty.clone());
-        for i in idxs {
-            let Type::Array(t) = e.ty.clone() else { break };
-            e = Expr { kind: ExprKind::Select(Box::new(e), Box::new(i.clone())), ty: *t };
-        }
-        Val { e, ty: elem }
-    }
-
-    /// The array variable `e` names, if it is the name of an array.
-    fn array_named(&self, e: &ast::Expr) -> Option<VarId> {
-        let K::Var(name) = &e.kind else { return None };
-        self.lookup(name).filter(|v| self.scalar_of(*v).is_none())
+    /// Fresh variables for a value of type `ty` (`$base3`, `$base3.a`, …).
+    pub(super) fn fresh_slot(&mut self, base: &str, ty: &CTy, sp: &Span) -> Option<Slot> {
+        self.counter += 1;
+        let name = format!("${base}{}", self.counter);
+        self.slot_vars(&name, ty, sp)
     }
 
     /// An expression's value; its effects and guards go to `out`.
-    pub fn expr(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Option<Val> {
+    pub fn value(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Option<CV> {
         let m = self.m();
         let loc = self.loc(&e.span);
         match &e.kind {
-            K::Int(v, t) => Some(Val { e: m.lit(v, *t), ty: *t }),
-            K::Bool(b) => Some(Val { e: Expr::bool(*b), ty: CScalar::Bool }),
-            K::Var(name) => {
-                let Some(v) = self.lookup(name) else {
-                    self.unknown_name(name, &e.span);
-                    return None;
-                };
-                if self.scalar_of(v).is_none() {
-                    self.err(
-                        format!("`{name}` is an array: use an element `{name}[i]`"),
-                        &e.span,
-                        "an array",
-                    );
-                    return None;
-                }
-                Some(self.val_of(v))
+            K::Int(v, t) => Some(CV::S(Val { e: m.lit(v, *t), ty: *t })),
+            K::Bool(b) => Some(CV::S(Val { e: Expr::bool(*b), ty: CScalar::Bool })),
+            K::Member { base, field, arrow: false } if !lvalue_form(base) => {
+                let v = self.value(base, out)?;
+                self.member_value(v, field)
             }
-            K::Index(..) => {
-                let (a, idxs, elem) = self.element(e, out)?;
-                Some(self.select(a, &idxs, elem))
+            K::Var(_) | K::Index(..) | K::Member { .. } | K::Unary(UnaryOp::Deref, _) => {
+                let p = self.place(e, out, false)?;
+                self.read_place(&p, &e.span, out)
+            }
+            K::Unary(UnaryOp::AddrOf, a) => {
+                if let K::Var(n) = &a.kind {
+                    if !self.is_local(n)
+                        && !self.cx.globals.contains_key(n)
+                        && (self.cx.functions.contains_key(n) || self.cx.libraries.contains_key(n))
+                    {
+                        self.err(
+                            "function pointers are not supported",
+                            &e.span,
+                            "a function's address",
+                        );
+                        return None;
+                    }
+                }
+                let p = self.place(a, out, true)?;
+                self.address_of(&p, &e.span).map(CV::P)
             }
             K::Str(_) => {
                 self.err("string literals are not supported", &e.span, "outside the C subset");
@@ -241,56 +272,36 @@ impl Lowerer<'_, '_> {
             K::Cast(CType::Void, a) => {
                 // Its value is no value: only its effects count.
                 self.effect(a, out);
-                Some(Val { e: m.lit_i(0, CScalar::Int), ty: CScalar::Int })
+                Some(CV::S(Val { e: m.lit_i(0, CScalar::Int), ty: CScalar::Int }))
             }
-            K::Cast(t, a) => match self.cx.var_ty(t) {
-                Ok(VarTy::Scalar(s)) => {
-                    let v = self.expr(a, out)?;
-                    Some(m.to_of(v, s))
-                }
-                Ok(VarTy::Array(..)) => {
+            K::Cast(t, a) => match ctype::cty(self.cx, t) {
+                Ok(CTy::Array(..)) => {
                     self.err("a cast to an array type is not C", &e.span, "here");
                     None
+                }
+                Ok(CTy::Struct(_)) => {
+                    self.err("a cast to a struct type is not C", &e.span, "here");
+                    None
+                }
+                Ok(to) => {
+                    let v = self.value_as(a, &to, out)?;
+                    self.convert_value(v, &to, &e.span)
                 }
                 Err((what, _)) => {
                     self.err(format!("a cast: {what}"), &e.span, "this cast");
                     None
                 }
             },
-            K::Unary(UnaryOp::AddrOf, _) => {
-                self.err(
-                    "pointers (taking an address with `&`) are not supported yet",
-                    &e.span,
-                    "outside what forex verifies",
-                );
-                None
-            }
-            K::Unary(UnaryOp::Deref, _) => {
-                self.err(
-                    "pointers (dereferencing with `*`) are not supported yet",
-                    &e.span,
-                    "outside what forex verifies",
-                );
-                None
-            }
-            K::Member { arrow, .. } => {
-                let what = if *arrow {
-                    "pointers (member access with `->`) are not supported yet"
-                } else {
-                    "`struct` members are not supported yet"
-                };
-                self.err(what, &e.span, "outside what forex verifies");
-                None
-            }
-            K::Float(text, kind) => self.float_literal(text, *kind, &e.span),
+            K::Float(text, kind) => self.float_literal(text, *kind, &e.span).map(CV::S),
             K::CallPtr(..) => {
-                self.err("calls through function pointers are not supported yet", &e.span, "here");
+                self.err("calls through function pointers are not supported", &e.span, "here");
                 None
             }
             K::Other(what) => {
                 self.err(format!("{what} are not supported"), &e.span, "outside what forex reads");
                 None
             }
+            K::StmtExpr(stmts) => self.statement_expression(stmts, &e.span, out),
             K::SizeofType(t) | K::AlignofType(t) => {
                 let align = matches!(e.kind, K::AlignofType(_));
                 let Some((size, al)) = crate::c::consts::size_align(t, self.cx.tables()) else {
@@ -298,26 +309,32 @@ impl Lowerer<'_, '_> {
                     return None;
                 };
                 let n = if align { al } else { size };
-                Some(Val { e: m.lit(&n.into(), CScalar::ULong), ty: CScalar::ULong })
+                Some(CV::S(Val { e: m.lit(&n.into(), CScalar::ULong), ty: CScalar::ULong }))
             }
             K::SizeofExpr(a) => {
-                let n = self.sizeof_expr(a)?;
-                Some(Val { e: m.lit(&n.into(), CScalar::ULong), ty: CScalar::ULong })
+                let t = self.type_of(a)?;
+                let Some(n) = ctype::size_of(self.cx, &t) else {
+                    self.err("`sizeof` of a type without a size (incomplete)", &e.span, "here");
+                    return None;
+                };
+                Some(CV::S(Val { e: m.lit(&n.into(), CScalar::ULong), ty: CScalar::ULong }))
+            }
+            K::Unary(UnaryOp::Not, a) => {
+                let c = self.cond(a, out)?;
+                Some(CV::S(Val { e: not(c), ty: CScalar::Bool }))
             }
             K::Unary(op, a) => {
                 let v = self.expr(a, out)?;
-                self.unary(*op, v, &e.span)
+                self.unary(*op, v, &e.span).map(CV::S)
             }
             K::Binary(BinaryOp::And | BinaryOp::Or, a, b) => {
                 let is_and = matches!(e.kind, K::Binary(BinaryOp::And, ..));
-                let va = self.expr(a, out)?;
-                let ca = m.truth_of(va);
+                let ca = self.cond(a, out)?;
                 let mut sb = Vec::new();
-                let vb = self.expr(b, &mut sb)?;
-                let cb = m.truth_of(vb);
+                let cb = self.cond(b, &mut sb)?;
                 if sb.is_empty() {
                     let r = if is_and { and(ca, cb) } else { or(ca, cb) };
-                    return Some(Val { e: r, ty: CScalar::Bool });
+                    return Some(CV::S(Val { e: r, ty: CScalar::Bool }));
                 }
                 let t = self.fresh("t", VarTy::Scalar(CScalar::Bool), &e.span);
                 out.push(Stmt::Assign { var: t, value: ca, loc });
@@ -325,48 +342,58 @@ impl Lowerer<'_, '_> {
                 let tv = Expr::var(t, Type::Bool);
                 let cond = if is_and { tv.clone() } else { not(tv.clone()) };
                 out.push(Stmt::If { cond, then_branch: sb, else_branch: Vec::new(), loc });
-                Some(Val { e: tv, ty: CScalar::Bool })
-            }
-            K::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), a, b)
-                if self.array_named(a).is_some() && self.array_named(b).is_some() =>
-            {
-                // Arrays compared as pointers: the same object or not. Arrays are passed
-                // by reference, so an inlined callee's parameter is its argument's
-                // variable; distinct parameters of the copy's function are distinct
-                // objects (LANGUAGE.md: no aliasing unless `pre` says so).
-                let same = self.array_named(a) == self.array_named(b);
-                Some(Val { e: Expr::bool(same == (*op == BinaryOp::Eq)), ty: CScalar::Bool })
+                Some(CV::S(Val { e: tv, ty: CScalar::Bool }))
             }
             K::Binary(op, a, b) => {
-                let va = self.expr(a, out)?;
-                let vb = self.expr(b, out)?;
-                self.arith(*op, va, vb, &e.span, Some(out))
+                let va = self.value(a, out)?;
+                let vb = self.value(b, out)?;
+                self.binary_values(*op, va, vb, &e.span, out)
             }
             K::Cond(c, a, b) => {
-                let vc = self.expr(c, out)?;
-                let cc = m.truth_of(vc);
+                let cc = self.cond(c, out)?;
                 let mut sa = Vec::new();
                 let mut sb = Vec::new();
-                let va = self.expr(a, &mut sa)?;
-                let vb = self.expr(b, &mut sb)?;
-                let t = if va.ty == CScalar::Bool && vb.ty == CScalar::Bool {
-                    CScalar::Bool
-                } else {
-                    common(va.ty, vb.ty)
-                };
-                let (ea, eb) = (m.convert_of(va, t), m.convert_of(vb, t));
-                if sa.is_empty() && sb.is_empty() {
-                    return Some(Val { e: ite(cc, ea, eb), ty: t });
+                let va = self.value(a, &mut sa)?;
+                let vb = self.value(b, &mut sb)?;
+                if let (CV::S(va), CV::S(vb)) = (&va, &vb) {
+                    let (va, vb) = (va.clone(), vb.clone());
+                    let t = if va.ty == CScalar::Bool && vb.ty == CScalar::Bool {
+                        CScalar::Bool
+                    } else {
+                        common(va.ty, vb.ty)
+                    };
+                    let (ea, eb) = (m.convert_of(va, t), m.convert_of(vb, t));
+                    if sa.is_empty() && sb.is_empty() {
+                        return Some(CV::S(Val { e: ite(cc, ea, eb), ty: t }));
+                    }
+                    let tmp = self.fresh("t", VarTy::Scalar(t), &e.span);
+                    sa.push(Stmt::Assign { var: tmp, value: ea, loc });
+                    sb.push(Stmt::Assign { var: tmp, value: eb, loc });
+                    out.push(Stmt::If { cond: cc, then_branch: sa, else_branch: sb, loc });
+                    return Some(CV::S(self.val_of(tmp)));
                 }
-                let tmp = self.fresh("t", VarTy::Scalar(t), &e.span);
-                sa.push(Stmt::Assign { var: tmp, value: ea, loc });
-                sb.push(Stmt::Assign { var: tmp, value: eb, loc });
+                if sa.is_empty() && sb.is_empty() {
+                    return self.ite_values(cc, va, vb, &e.span);
+                }
+                // Branches with effects: each branch stores its value in one temporary.
+                let Some(joined) =
+                    self.ite_values(Expr::bool(true), va.clone(), vb.clone(), &e.span)
+                else {
+                    return None;
+                };
+                let ty = joined.ty();
+                let slot = self.fresh_slot("t", &ty, &e.span)?;
+                let place = Place::of_slot(slot.clone());
+                let va = self.convert_value(va, &ty, &a.span)?;
+                let vb = self.convert_value(vb, &ty, &b.span)?;
+                self.write_leaves(&place, va.leaves(), &e.span, &mut sa);
+                self.write_leaves(&place, vb.leaves(), &e.span, &mut sb);
                 out.push(Stmt::If { cond: cc, then_branch: sa, else_branch: sb, loc });
-                Some(self.val_of(tmp))
+                CV::of_leaves(&ty, slot.leaves)
             }
             K::Comma(a, b) => {
                 self.effect(a, out);
-                self.expr(b, out)
+                self.value(b, out)
             }
             K::Assign(op, l, r) => self.assign(*op, l, r, &e.span, out),
             K::IncDec { pre, inc, arg } => {
@@ -376,15 +403,121 @@ impl Lowerer<'_, '_> {
                     return self.assign(Some(op), arg, &one, &e.span, out);
                 }
                 let mut scratch = Vec::new();
-                let old = self.expr(arg, &mut scratch)?;
-                let tmp = self.fresh("t", VarTy::Scalar(old.ty), &e.span);
+                let old = self.value(arg, &mut scratch)?;
                 out.extend(scratch);
-                out.push(Stmt::Assign { var: tmp, value: old.e.clone(), loc });
+                let old = self.save(old, "t", &e.span, out)?;
                 self.assign(Some(op), arg, &one, &e.span, out)?;
-                Some(self.val_of(tmp))
+                Some(old)
             }
             K::Call(f, args) => self.call(f, args, &e.span, out, false),
         }
+    }
+
+    /// `a op b` on values: pointer arithmetic and comparisons, struct equality, else
+    /// C's arithmetic on scalars.
+    pub(super) fn binary_values(
+        &mut self,
+        op: BinaryOp,
+        a: CV,
+        b: CV,
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<CV> {
+        use BinaryOp as B;
+        let m = self.m();
+        let boolean = |e| Some(CV::S(Val { e, ty: CScalar::Bool }));
+        match (op, a, b) {
+            (_, CV::S(x), CV::S(y)) => self.arith(op, x, y, sp, Some(out)).map(CV::S),
+            (B::Add, CV::P(p), CV::S(i)) | (B::Add, CV::S(i), CV::P(p)) => {
+                self.ptr_add(p, &i, false, sp).map(CV::P)
+            }
+            (B::Sub, CV::P(p), CV::S(i)) => self.ptr_add(p, &i, true, sp).map(CV::P),
+            (B::Sub, CV::P(p), CV::P(q)) => {
+                let d =
+                    self.arith(B::Sub, place::off_val(p.off), place::off_val(q.off), sp, None)?;
+                Some(CV::S(d))
+            }
+            (B::Eq | B::Ne, CV::P(p), CV::S(v)) | (B::Eq | B::Ne, CV::S(v), CV::P(p))
+                if is_null_constant(&v) =>
+            {
+                let null = m.is_tag(&p.obj, 0);
+                boolean(if op == B::Eq { null } else { super::memory::not_fold(null) })
+            }
+            (B::Eq | B::Ne, a @ (CV::P(_) | CV::R(..)), b) => {
+                let eq = self.equal_values(a, b, sp)?;
+                boolean(if op == B::Eq { eq } else { not(eq) })
+            }
+            (B::Lt | B::Le | B::Gt | B::Ge, CV::P(p), CV::P(q)) => {
+                let r = self.arith(op, place::off_val(p.off), place::off_val(q.off), sp, None)?;
+                boolean(r.e)
+            }
+            (op, a, b) => {
+                self.err(
+                    format!(
+                        "`{}` between {} and {}",
+                        op.symbol(),
+                        ctype::spell(self.cx, &a.ty()),
+                        ctype::spell(self.cx, &b.ty())
+                    ),
+                    sp,
+                    "not numbers",
+                );
+                None
+            }
+        }
+    }
+
+    /// A GNU statement expression `({ s1; …; e; })`: the statements in a scope of their
+    /// own, the value of the last one when it is an expression.
+    fn statement_expression(
+        &mut self,
+        stmts: &[ast::Stmt],
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<CV> {
+        self.frame().scopes.push(std::collections::HashMap::new());
+        let (last, init) = match stmts.split_last() {
+            Some((l, i)) if matches!(l.kind, ast::StmtKind::Expr(_)) => (Some(l), i),
+            _ => (None, stmts),
+        };
+        let body = self.seq(init, false);
+        out.extend(body);
+        let v = match last.map(|l| &l.kind) {
+            Some(ast::StmtKind::Expr(e)) => self.value(e, out),
+            _ => Some(CV::S(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int })),
+        };
+        self.frame().scopes.pop();
+        let _ = sp;
+        v
+    }
+
+    /// The type of `e` without evaluating it (`sizeof e`): arrays keep their type.
+    fn type_of(&mut self, e: &ast::Expr) -> Option<CTy> {
+        let saved = (
+            self.vars.len(),
+            self.types.len(),
+            self.objects.len(),
+            self.ub_sites.len(),
+            self.globals_used.len(),
+            self.statics.len(),
+            self.heap_sites,
+        );
+        let mut scratch = Vec::new();
+        let t = if lvalue_form(e) {
+            self.place(e, &mut scratch, true).map(|p| p.ty)
+        } else {
+            self.value(e, &mut scratch).map(|v| v.ty())
+        };
+        for d in self.vars.drain(saved.0..) {
+            self.index.remove(&d.name);
+        }
+        self.types.truncate(saved.1);
+        self.objects.truncate(saved.2);
+        self.ub_sites.truncate(saved.3);
+        self.globals_used.truncate(saved.4);
+        self.statics.truncate(saved.5);
+        self.heap_sites = saved.6;
+        t
     }
 
     pub(super) fn unary(&mut self, op: UnaryOp, v: Val, sp: &Span) -> Option<Val> {
@@ -419,54 +552,9 @@ impl Lowerer<'_, '_> {
                 })
             }
             UnaryOp::AddrOf | UnaryOp::Deref => {
-                self.err(
-                    "pointers (`&`, `*`) are not supported yet",
-                    sp,
-                    "outside what forex verifies",
-                );
+                self.err("`&` and `*` need a place and a pointer here", sp, "not a number");
                 None
             }
-        }
-    }
-
-    /// `sizeof e`: the size of `e`'s type, without evaluating `e` (LP64).
-    fn sizeof_expr(&mut self, e: &ast::Expr) -> Option<u64> {
-        let tables = self.cx.tables();
-        if let Some(t) = self.static_type(e) {
-            if let Some((n, _)) = crate::c::consts::size_align(&t, tables) {
-                return Some(n);
-            }
-        }
-        // Any other expression: its scalar type, from a lowering that is thrown away.
-        let (vars, types) = (self.vars.len(), self.types.len());
-        let mut scratch = Vec::new();
-        let v = self.expr(e, &mut scratch);
-        for d in self.vars.drain(vars..) {
-            self.index.remove(&d.name);
-        }
-        self.types.truncate(types);
-        let v = v?;
-        crate::c::consts::size_align(&CType::scalar(v.ty), tables).map(|(n, _)| n)
-    }
-
-    /// The C type of a variable, an element of it, or a cast (what `sizeof` needs of
-    /// arrays, which have no value of their own here).
-    fn static_type(&self, e: &ast::Expr) -> Option<CType> {
-        match &e.kind {
-            K::Var(name) => self.decl_types.get(&self.lookup(name)?).cloned(),
-            K::Index(a, _) => match self.static_type(a)? {
-                CType::Array(elem, _) => Some(*elem),
-                _ => None,
-            },
-            K::Cast(t, _) => Some(t.clone()),
-            K::Str(s) => Some(CType::Array(
-                Box::new(CType::Int(crate::c::ast::IntKind::Char)),
-                Some(Box::new(ast::Expr {
-                    kind: K::Int((s.len() + 1).into(), CScalar::ULong),
-                    span: e.span.clone(),
-                })),
-            )),
-            _ => None,
         }
     }
 
@@ -643,5 +731,14 @@ fn truncating(div: bool, a: Expr, b: Expr) -> Expr {
     } else {
         let r = Expr::binary(BinOp::Mod, abs(a), abs(b));
         ite(a_neg, neg(r.clone()), r)
+    }
+}
+
+/// `malloc(…)` or `calloc(…)`, under any casts: the call.
+fn heap_call(e: &ast::Expr) -> Option<(&ast::Ident, &[ast::Expr])> {
+    match &e.kind {
+        K::Call(f, args) if matches!(f.name.as_str(), "malloc" | "calloc") => Some((f, args)),
+        K::Cast(_, a) => heap_call(a),
+        _ => None,
     }
 }

@@ -285,7 +285,7 @@ impl Lowerer<'_, '_> {
             return None;
         }
         let ret = ast::Stmt {
-            kind: ast::StmtKind::Return(self.frames[0].ret.map(|_| arg.clone())),
+            kind: ast::StmtKind::Return(self.frames[0].ret.as_ref().map(|_| arg.clone())),
             span: sp.clone(),
         };
         if self.frames[0].ret.is_none() {

@@ -199,6 +199,7 @@ impl Lowerer<'_, '_> {
             | K::SizeofType(_)
             | K::SizeofExpr(_)
             | K::AlignofType(_)
+            | K::StmtExpr(_)
             | K::Other(_) => {
                 self.err("formulas do not read this yet", &e.span, "not supported in formulas");
                 None

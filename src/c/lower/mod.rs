@@ -11,16 +11,26 @@
 //! (inlining and library calls) and `formula` (annotation formulas); this file holds
 //! the lowerer's state, its variables and scopes, and the per-function entry.
 
+mod access;
 mod call;
+pub mod ctype;
 mod expr;
 mod float;
 mod flow;
 mod formula;
+mod global;
+mod heap;
+pub mod memory;
+pub mod place;
 mod recursion;
 mod stmt;
+pub mod ub;
 
 pub use call::nondet_type;
+pub use ctype::CTy;
 pub use formula::{Binding, FormulaEnv};
+pub use memory::Object;
+pub use place::{Slot, CV};
 
 use super::ast::{self, Function, Ident, RecordKind, Type as CType};
 use super::types::{Model, Val};
@@ -45,10 +55,20 @@ pub struct Lowered {
     /// Shared: lowered once, read by the module's programs and each tuple's copies.
     pub program: std::rc::Rc<ir::Program>,
     pub types: Vec<VarTy>,
-    /// C names of the top-level function → IR variables (several: ambiguous in formulas).
-    pub names: HashMap<String, Vec<VarId>>,
+    /// C names of the top-level function (its parameters and locals, `ret`, the globals
+    /// and static locals its code uses) → their storage (several: ambiguous in formulas).
+    pub names: HashMap<String, Vec<Slot>>,
     /// Uninterpreted library tables: function name → variable.
     pub tables: HashMap<String, VarId>,
+    /// The memory objects pointers may reach (tag k: `objects[k - 1]`).
+    pub objects: Vec<Object>,
+    /// The program's undefined-behaviour sites (`$ub == k`: the k-th).
+    pub ub: Vec<crate::ir::c::UbSite>,
+    /// Pointer parameters of the function and the tag of the object each points to.
+    pub param_objects: Vec<(String, u32)>,
+    /// The globals and static locals the program uses: C name → IR name of its storage's
+    /// first leaf (static locals as `f::x`).
+    pub globals: Vec<(String, CTy)>,
 }
 
 /// Everything lowering needs to know about the file.
@@ -66,6 +86,10 @@ pub struct Context<'a> {
     pub broken: std::collections::HashSet<String>,
     /// The file's records and enums (types refer to them).
     pub file: &'a ast::File,
+    /// An `@ELAENIA` file: arrays are total maps (an index is never undefined behaviour).
+    pub elaenia: bool,
+    /// `--no-ub`: undefined behaviour is assumed absent (sites are `assume`s).
+    pub no_ub: bool,
     /// The size of each defined function's body (statements and expressions), which
     /// inlining it adds.
     pub sizes: HashMap<String, usize>,
@@ -234,10 +258,10 @@ struct LoopCtx {
 struct Frame {
     func: String,
     prefix: String,
-    ret: Option<(VarId, CScalar)>,
+    ret: Option<Slot>,
     ret_flag: Option<VarId>,
     loops: Vec<LoopCtx>,
-    scopes: Vec<HashMap<String, VarId>>,
+    scopes: Vec<HashMap<String, Slot>>,
     decl_count: HashMap<String, u32>,
     /// The flag of each label a `goto` jumps to (set by the `goto`, cleared at the label).
     gotos: HashMap<String, VarId>,
@@ -252,7 +276,7 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(func: &str, prefix: String, ret: Option<(VarId, CScalar)>) -> Frame {
+    fn new(func: &str, prefix: String, ret: Option<Slot>) -> Frame {
         Frame {
             func: func.to_string(),
             prefix,
@@ -277,17 +301,28 @@ impl Frame {
 }
 
 pub struct Lowerer<'c, 'a> {
-    cx: &'c Context<'a>,
+    pub(crate) cx: &'c Context<'a>,
     side: Quantifier,
     vars: Vec<VarDecl>,
     types: Vec<VarTy>,
     index: HashMap<String, VarId>,
-    names: HashMap<String, Vec<VarId>>,
+    names: HashMap<String, Vec<Slot>>,
     tables: HashMap<String, VarId>,
     frames: Vec<Frame>,
     counter: u32,
-    /// The C type each declared variable was declared with (for `sizeof`).
-    decl_types: HashMap<VarId, CType>,
+    /// Memory objects (tag k: `objects[k - 1]`), those of the previous pass first.
+    objects: Vec<Object>,
+    ub_sites: Vec<crate::ir::c::UbSite>,
+    param_objects: Vec<(String, u32)>,
+    /// Top-level pointer parameters that the function never assigns: their tag variable
+    /// and the one object they may point to.
+    fixed_params: HashMap<VarId, Vec<u32>>,
+    /// Globals used, in order of first use.
+    globals_used: Vec<String>,
+    /// Static locals met: C name, IR base name, slot, declaration.
+    statics: Vec<(String, String, Slot, ast::VarDecl)>,
+    /// `malloc` sites lowered so far (each inlined copy of a call is a site of its own).
+    heap_sites: u32,
     /// The functions being inlined (a call of one of them is recursion).
     active: std::collections::HashSet<String>,
     /// The syntax-tree nodes inlined into this program so far.
@@ -323,7 +358,13 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             tables: HashMap::new(),
             frames: Vec::new(),
             counter: 0,
-            decl_types: HashMap::new(),
+            objects: Vec::new(),
+            ub_sites: Vec::new(),
+            param_objects: Vec::new(),
+            fixed_params: HashMap::new(),
+            globals_used: Vec::new(),
+            statics: Vec::new(),
+            heap_sites: 0,
             active: std::collections::HashSet::new(),
             inlined: 0,
             limit: None,
@@ -388,39 +429,66 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         self.frames.last_mut().expect("inside a function")
     }
 
-    fn lookup(&self, name: &str) -> Option<VarId> {
-        let f = self.frames.last()?;
-        f.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    /// The storage C name `name` means here: a local or parameter of the innermost
+    /// function, else a global.
+    fn lookup(&mut self, name: &str, sp: &Span) -> Option<Slot> {
+        let local = self
+            .frames
+            .last()
+            .and_then(|f| f.scopes.iter().rev().find_map(|s| s.get(name).cloned()));
+        match local {
+            Some(s) => Some(s),
+            None => self.global_slot(name, sp),
+        }
     }
 
-    /// Declares C name `name` in the current scope: its IR variable.
-    fn declare(&mut self, name: &Ident, ty: VarTy) -> VarId {
-        let top = self.frames.len() == 1;
+    /// Whether `name` is a local or parameter of the innermost function.
+    fn is_local(&self, name: &str) -> bool {
+        self.frames.last().is_some_and(|f| f.scopes.iter().any(|s| s.contains_key(name)))
+    }
+
+    /// The IR name of the next declaration of C name `name` in the current function.
+    fn decl_name(&mut self, name: &str, prefix: &str) -> String {
         let f = self.frames.last_mut().expect("frame");
-        let k = f.decl_count.entry(name.name.clone()).or_insert(0);
+        let k = f.decl_count.entry(name.to_string()).or_insert(0);
         *k += 1;
-        let k = *k;
-        let prefix = f.prefix.clone();
-        let ret_same = k == 1 && name.name == "ret" && f.ret.is_some() && top;
-        let v = if ret_same {
-            f.ret.map(|r| r.0).unwrap_or(VarId(0))
+        if *k == 1 {
+            format!("{prefix}{name}")
         } else {
-            let ir_name = if k == 1 {
-                format!("{prefix}{}", name.name)
-            } else {
-                format!("{prefix}{}#{k}", name.name)
-            };
-            self.var(&ir_name, ty, &name.span)
+            format!("{prefix}{name}#{k}")
+        }
+    }
+
+    /// Declares C name `name` of type `ty` in the current scope: its storage.
+    fn declare(&mut self, name: &Ident, ty: &CTy) -> Option<Slot> {
+        let top = self.frames.len() == 1;
+        let prefix = self.frame().prefix.clone();
+        let first = !self.frame().decl_count.contains_key(&name.name);
+        let ret = self.frame().ret.clone();
+        let slot = match ret {
+            Some(r) if first && top && name.name == "ret" && r.ty == *ty => {
+                self.frame().decl_count.insert(name.name.clone(), 1);
+                r
+            }
+            _ => {
+                let ir_name = self.decl_name(&name.name, &prefix);
+                self.slot_vars(&ir_name, ty, &name.span)?
+            }
         };
+        self.bind(&name.name, slot.clone(), top);
+        Some(slot)
+    }
+
+    /// Binds C name `name` to `slot` in the current scope (and for formulas, when `top`).
+    fn bind(&mut self, name: &str, slot: Slot, top: bool) {
         let f = self.frames.last_mut().expect("frame");
-        f.scopes.last_mut().expect("scope").insert(name.name.clone(), v);
+        f.scopes.last_mut().expect("scope").insert(name.to_string(), slot.clone());
         if top {
-            let list = self.names.entry(name.name.clone()).or_default();
-            if !list.contains(&v) {
-                list.push(v);
+            let list = self.names.entry(name.to_string()).or_default();
+            if !list.contains(&slot) {
+                list.push(slot);
             }
         }
-        v
     }
 
     pub fn model(&self) -> Model {
@@ -432,8 +500,30 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         self.vars.len()
     }
 
-    /// Lowers `f` as a program of a copy quantified by `side`.
-    pub fn program(mut self, f: &Function) -> Result<Lowered, Failure> {
+    /// Lowers `f` as a program of a copy quantified by `side`. Lowering runs again while
+    /// it meets memory objects it had not met before: a read through a pointer is an
+    /// `ite` over every object the pointer may reach, later ones included.
+    pub fn program(self, f: &Function) -> Result<Lowered, Failure> {
+        let (cx, side) = (self.cx, self.side);
+        let mut objects: Vec<Object> = Vec::new();
+        for _ in 0..4 {
+            let known = objects.len();
+            let mut lw = Lowerer::new(cx, side);
+            lw.objects = objects;
+            let l = lw.program_pass(f)?;
+            if l.objects.len() == known {
+                return Ok(l);
+            }
+            objects = l.objects;
+        }
+        Err(Failure::Errors(vec![Diagnostic::new(
+            format!("`{}`'s memory objects do not settle", f.name.name),
+            f.name.span.clone(),
+        )
+        .with_label("internal limit")]))
+    }
+
+    fn program_pass(mut self, f: &Function) -> Result<Lowered, Failure> {
         let ret = self.signature(f).map_err(Failure::Errors)?;
         self.active.insert(f.name.name.clone());
         self.inlined = self.cx.sizes.get(&f.name.name).copied().unwrap_or(0);
@@ -445,38 +535,59 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 "rename the parameter",
             );
         }
-        for p in &f.params {
-            if let Ok(t) = self.cx.var_ty(&p.ty) {
-                let v = self.declare(&p.name, t);
-                // An array parameter is a pointer to C's `sizeof`.
-                let adjusted = match &p.ty {
-                    CType::Array(e, _) => CType::Pointer(e.clone()),
-                    t => t.clone(),
-                };
-                self.decl_types.insert(v, adjusted);
-            }
-        }
-        if let Some(s) = ret {
-            let v = self.var("ret", VarTy::Scalar(s), &f.name.span);
-            self.names.entry("ret".into()).or_default().push(v);
-            self.frame().ret = Some((v, s));
+        // A local that shadows a global gets a name of its own (`x#2`): the global is `x`.
+        for g in self.cx.globals.keys() {
+            self.frame().decl_count.insert(g.clone(), 1);
         }
         let body = f.body.as_deref().unwrap_or(&[]);
+        let mut prologue = Vec::new();
+        for p in &f.params {
+            let Ok(t) = self.param_type(&p.ty) else { continue };
+            let Some(slot) = self.declare(&p.name, &t) else { continue };
+            if matches!(t, CTy::Ptr(_)) {
+                self.pointer_parameter(&slot, &p.name.name, &p.span, &mut prologue);
+                if let (Some((_, k)), Some(v)) =
+                    (self.param_objects.last(), place::var_of(&slot.leaves[0]))
+                {
+                    if self.param_objects.last().is_some_and(|(n, _)| *n == p.name.name)
+                        && !flow::writes_name(body, &p.name.name)
+                    {
+                        self.fixed_params.insert(v, vec![*k]);
+                    }
+                }
+            }
+        }
+        if let Some(t) = ret {
+            let slot = self
+                .slot_vars("ret", &t, &f.name.span)
+                .ok_or_else(|| Failure::Errors(self.diags.clone()))?;
+            self.names.entry("ret".into()).or_default().push(slot.clone());
+            self.frame().ret = Some(slot);
+        }
         self.frame().has_goto = flow::has_goto(body);
         let mut out = Vec::new();
         self.frame().scopes.push(HashMap::new());
         self.body_into(f, &mut out);
         self.frame().scopes.pop();
         let frame = self.frames.pop().expect("frame");
-        // Jump flags start false (they are read only after a statement that may set them).
         let loc = self.loc(&f.span);
-        let flags = frame.jump_flags().into_iter().chain(self.inline_flags.iter().copied());
-        let resets: Vec<Stmt> =
-            flags.map(|var| Stmt::Assign { var, value: Expr::bool(false), loc }).collect();
-        out.splice(0..0, resets);
         if let Some(hit) = self.limit {
             return Err(Failure::Limit(hit));
         }
+        let mut start = Vec::new();
+        if f.name.name == "main" {
+            self.static_initialisers(&f.span, &mut start);
+        }
+        self.heap_prologue(&f.span, &mut start);
+        start.extend(prologue);
+        // Jump flags start false (they are read only after a statement that may set them),
+        // those of inlined calls too.
+        for flag in frame.jump_flags().into_iter().chain(self.inline_flags.iter().copied()) {
+            start.push(Stmt::Assign { var: flag, value: Expr::bool(false), loc });
+        }
+        start.extend(out);
+        out = start;
+        self.finish_ub(&mut out, &f.span);
         if !self.diags.is_empty() {
             return Err(Failure::Errors(self.diags));
         }
@@ -494,6 +605,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             )
             .with_label("too deep")]));
         }
+        let globals = self.globals_named();
         Ok(Lowered {
             program: std::rc::Rc::new(ir::Program {
                 name: f.name.name.clone(),
@@ -504,11 +616,24 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             types: self.types,
             names: self.names,
             tables: self.tables,
+            objects: self.objects,
+            ub: self.ub_sites,
+            param_objects: self.param_objects,
+            globals,
         })
     }
 }
 
 impl Lowerer<'_, '_> {
+    /// The type a parameter holds: an array parameter is a reference to its argument's
+    /// array, whose size the function does not know (LANGUAGE.md: a total map).
+    fn param_type(&self, t: &CType) -> Result<CTy, (String, bool)> {
+        match ctype::cty(self.cx, t)? {
+            CTy::Array(e, _) => Ok(CTy::Array(e, None)),
+            t => Ok(t),
+        }
+    }
+
     /// Whether lowering must stop: a limit was hit, or is hit now (the deadline).
     pub(super) fn out_of_limits(&mut self) -> bool {
         if self.limit.is_some() {
@@ -525,19 +650,42 @@ impl Lowerer<'_, '_> {
         false
     }
 
-    /// The returned scalar (`None`: `void`), after checking that forex reads the
+    /// The returned type (`None`: `void`), after checking that forex reads the
     /// function's result and parameter types (errors at the types that it does not).
-    fn signature(&mut self, f: &Function) -> Result<Option<CScalar>, Vec<Diagnostic>> {
+    fn signature(&mut self, f: &Function) -> Result<Option<CTy>, Vec<Diagnostic>> {
         let mut errs = Vec::new();
         let ret = match &f.ret {
             CType::Void => None,
-            t => match self.cx.var_ty(t) {
-                Ok(VarTy::Scalar(s)) => Some(s),
-                Ok(VarTy::Array(..)) | Err(_) => {
-                    let what = match self.cx.var_ty(t) {
-                        Err((w, _)) => w,
-                        _ => "returning arrays is not supported".into(),
-                    };
+            t => match ctype::cty(self.cx, t) {
+                Ok(CTy::Array(..)) => {
+                    errs.push(
+                        Diagnostic::new(
+                            format!("`{}`'s result: returning arrays is not C", f.name.name),
+                            f.name.span.clone(),
+                        )
+                        .with_label("the result's type"),
+                    );
+                    None
+                }
+                Ok(t) => match ctype::leaves(self.cx, &t) {
+                    Some(_) => Some(t),
+                    None => {
+                        let what = match &t {
+                            CTy::Struct(id) => ctype::record_problem(self.cx, *id)
+                                .unwrap_or_else(|| "this type cannot be held".into()),
+                            _ => "this type cannot be held".into(),
+                        };
+                        errs.push(
+                            Diagnostic::new(
+                                format!("`{}`'s result: {what}", f.name.name),
+                                f.name.span.clone(),
+                            )
+                            .with_label("the result's type"),
+                        );
+                        None
+                    }
+                },
+                Err((what, _)) => {
                     errs.push(
                         Diagnostic::new(
                             format!("`{}`'s result: {what}", f.name.name),
@@ -559,10 +707,23 @@ impl Lowerer<'_, '_> {
             );
         }
         for p in &f.params {
-            if let Err((what, _)) = self.cx.var_ty(&p.ty) {
-                errs.push(
+            match self.param_type(&p.ty) {
+                Err((what, _)) => errs.push(
                     Diagnostic::new(what, p.span.clone()).with_label("this parameter's type"),
-                );
+                ),
+                Ok(t) => {
+                    if ctype::leaves(self.cx, &t).is_none() {
+                        let what = match &t {
+                            CTy::Struct(id) => ctype::record_problem(self.cx, *id)
+                                .unwrap_or_else(|| "this type cannot be held".into()),
+                            _ => "this type cannot be held".into(),
+                        };
+                        errs.push(
+                            Diagnostic::new(what, p.span.clone())
+                                .with_label("this parameter's type"),
+                        );
+                    }
+                }
             }
         }
         if errs.is_empty() {

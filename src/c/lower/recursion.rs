@@ -7,6 +7,8 @@
 //! are not modelled: the searching engines treat them as runs past their bound, the
 //! prover proves a ∀ copy only when `pre` keeps it from every cut (ir.rs).
 
+use super::call::Arg;
+use super::place::{self, CV};
 use super::{Lowerer, Span, VarTy};
 use crate::c::ast::{self, ExprKind, Function, StmtKind};
 use crate::c::types::Val;
@@ -73,7 +75,7 @@ impl Lowerer<'_, '_> {
         let Some(frame) = self.frames.last() else { return false };
         frame.again.is_some()
             && matches!(&e.kind, ExprKind::Call(c, _) if c.name == frame.func)
-            && self.lookup(&frame.func).is_none()
+            && !frame.scopes.iter().any(|s| s.contains_key(&frame.func))
     }
 
     /// `return f(args);` in `f`'s loop: the arguments, all evaluated first, become the
@@ -86,7 +88,7 @@ impl Lowerer<'_, '_> {
         let mut temps = Vec::new();
         for (p, v) in f.params.iter().zip(vals) {
             // Only scalar parameters (`tail_recursive`).
-            let Ok(val) = v else { continue };
+            let Arg::Val(CV::S(val)) = v else { continue };
             let t = self.fresh(
                 &format!("{}.{}", f.name.name, p.name.name),
                 VarTy::Scalar(val.ty),
@@ -97,7 +99,10 @@ impl Lowerer<'_, '_> {
         }
         for (p, t) in temps {
             // The parameter itself, not a local of an inner block that shadows it.
-            let Some(pv) = self.frame().scopes[0].get(&p).copied() else { continue };
+            let Some(pv) = self.frame().scopes[0].get(&p).and_then(|s| place::var_of(&s.leaves[0]))
+            else {
+                continue;
+            };
             let value = Expr::var(t, self.vars[t.index()].ty.clone());
             out.push(Stmt::Assign { var: pv, value, loc });
         }
@@ -117,13 +122,15 @@ impl Lowerer<'_, '_> {
 
     /// A call past the unfolding: the run is cut there. Its value (never read by a
     /// modelled run) is a fresh variable.
-    pub(super) fn cut(&mut self, f: &Function, sp: &Span, out: &mut Vec<Stmt>) -> Option<Val> {
+    pub(super) fn cut(&mut self, f: &Function, sp: &Span, out: &mut Vec<Stmt>) -> Option<CV> {
         let loc = self.loc(sp);
         out.push(Stmt::Cut { loc });
-        let s = self.result_type(f, sp)??;
-        let v = self.fresh(&format!("{}.cut", f.name.name), VarTy::Scalar(s), sp);
-        out.push(Stmt::Assign { var: v, value: self.m().lit_i(0, s), loc });
-        Some(self.val_of(v))
+        let Some(t) = self.result_type(f, sp)? else {
+            // `void`: a call's value is never read (as an inlined `void` call's).
+            return Some(CV::S(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int }));
+        };
+        let slot = self.fresh_slot(&format!("{}.cut", f.name.name), &t, sp)?;
+        CV::of_leaves(&t, slot.leaves.clone())
     }
 }
 

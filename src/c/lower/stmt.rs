@@ -2,7 +2,9 @@
 //! and `continue` as flags (the IR has no jumps: `flow` guards the rest of a block
 //! with them), `switch` and `goto` through `flow`.
 
+use super::ctype::{self, CTy};
 use super::flow::jumps;
+use super::place::Place;
 use super::{and, not, or, LoopCtx, Lowerer, Span, VarTy};
 use crate::c::ast::{self, StmtKind, Type};
 use crate::ir::c::CScalar;
@@ -38,8 +40,7 @@ impl Lowerer<'_, '_> {
                 self.effect(e, out);
             }
             StmtKind::If(c, a, b) => {
-                let Some(cv) = self.expr(c, out) else { return };
-                let cond = self.m().truth(&cv);
+                let Some(cond) = self.cond(c, out) else { return };
                 let then_branch = self.block_stmts(std::slice::from_ref(a), tail);
                 let else_branch = match b {
                     Some(b) => self.block_stmts(std::slice::from_ref(b), tail),
@@ -118,11 +119,11 @@ impl Lowerer<'_, '_> {
                     return;
                 }
                 if let Some(e) = e {
-                    let Some(v) = self.expr(e, out) else { return };
-                    match self.frame().ret {
-                        Some((r, ty)) => {
-                            let value = self.m().convert(&v, ty);
-                            out.push(Stmt::Assign { var: r, value, loc });
+                    let Some(v) = self.value(e, out) else { return };
+                    match self.frame().ret.clone() {
+                        Some(slot) => {
+                            let Some(v) = self.convert_value(v, &slot.ty, &e.span) else { return };
+                            self.write_leaves(&Place::of_slot(slot), v.leaves(), &s.span, out);
                         }
                         None => {
                             let f = self.frame().func.clone();
@@ -169,8 +170,8 @@ impl Lowerer<'_, '_> {
         // The condition's own statements (effects, division guards), if any.
         let mut cond_stmts = Vec::new();
         let cv = match cond {
-            Some(c) => match self.expr(c, &mut cond_stmts) {
-                Some(v) => self.m().truth(&v),
+            Some(c) => match self.cond(c, &mut cond_stmts) {
+                Some(v) => v,
                 None => return,
             },
             None => Expr::bool(true),
@@ -250,28 +251,11 @@ impl Lowerer<'_, '_> {
 
     fn decl(&mut self, d: &ast::VarDecl, out: &mut Vec<Stmt>) {
         let loc = self.loc(&d.name.span);
-        match d.storage {
-            ast::Storage::Static | ast::Storage::ThreadLocal => {
-                self.err(
-                    "`static` local variables are not supported yet",
-                    &d.span,
-                    "a static local",
-                );
-                return;
-            }
-            ast::Storage::Extern => {
-                self.err(
-                    "`extern` declarations in functions are not supported yet",
-                    &d.span,
-                    "here",
-                );
-                return;
-            }
-            ast::Storage::Auto => {}
-        }
-        let vt = match self.cx.var_ty(&d.ty) {
+        let ty = match self.decl_type(d) {
             Ok(t) => t,
-            Err((what, in_declarator)) => {
+            Err(what) => {
+                let in_declarator = matches!(d.ty, Type::Pointer(_) | Type::Function(_))
+                    || ctype::cty(self.cx, &d.ty).is_err_and(|e| e.1);
                 let at = if in_declarator { &d.span } else { &d.ty_span };
                 let what = if matches!(d.ty, Type::Void) {
                     format!("`{}` is declared `void`", d.name.name)
@@ -282,117 +266,273 @@ impl Lowerer<'_, '_> {
                 return;
             }
         };
-        match vt {
-            VarTy::Scalar(s) => {
-                // The initialiser is evaluated before the name is in scope (`int x = x;`
-                // reads an outer `x`, as in C only after the declarator; close enough).
-                let init = match &d.init {
-                    Some(ast::Init::Expr(e)) => self.expr(e, out),
-                    Some(ast::Init::List(items, sp)) => match items.as_slice() {
-                        [ast::InitItem { designators, init: ast::Init::Expr(e) }]
-                            if designators.is_empty() =>
-                        {
-                            self.expr(e, out)
-                        }
-                        _ => {
-                            self.err("a scalar takes one initialiser", sp, "here");
-                            None
-                        }
-                    },
-                    None => None,
+        if matches!(ty, CTy::Void) {
+            self.err(
+                format!("`{}` is declared `void`", d.name.name),
+                &d.ty_span,
+                "this declaration's type",
+            );
+            return;
+        }
+        match d.storage {
+            ast::Storage::Static | ast::Storage::ThreadLocal => {
+                self.static_local(d, &ty);
+                return;
+            }
+            ast::Storage::Extern => {
+                match self.global_slot(&d.name.name, &d.name.span) {
+                    Some(slot) => self.bind(&d.name.name, slot, false),
+                    None => self.err(
+                        format!("`extern {}` names no global of the file", d.name.name),
+                        &d.span,
+                        "no such global",
+                    ),
+                }
+                return;
+            }
+            ast::Storage::Auto => {}
+        }
+        let _ = loc;
+        match &d.init {
+            // The initialiser is evaluated before the name is in scope (`int x = x;`
+            // reads an outer `x`, as in C only after the declarator; close enough).
+            Some(ast::Init::Expr(e)) if !matches!(ty, CTy::Array(..)) => {
+                let Some(v) = self.value_as(e, &ty, out) else { return };
+                let Some(v) = self.convert_value(v, &ty, &e.span) else { return };
+                let Some(slot) = self.declare(&d.name, &ty) else { return };
+                let place = Place::of_slot(slot);
+                self.write_leaves(&place, v.leaves(), &d.span, out);
+            }
+            Some(ast::Init::List(items, sp)) if !matches!(ty, CTy::Array(..) | CTy::Struct(_)) => {
+                let e = match items.as_slice() {
+                    [ast::InitItem { designators, init: ast::Init::Expr(e) }]
+                        if designators.is_empty() =>
+                    {
+                        e
+                    }
+                    _ => {
+                        self.err("a scalar takes one initialiser", sp, "here");
+                        return;
+                    }
                 };
-                let v = self.declare(&d.name, VarTy::Scalar(s));
-                self.decl_types.insert(v, d.ty.clone());
-                if let Some(iv) = init {
-                    let value = self.m().convert(&iv, s);
-                    out.push(Stmt::Assign { var: v, value, loc });
+                let Some(v) = self.value(e, out) else { return };
+                let Some(v) = self.convert_value(v, &ty, &e.span) else { return };
+                let Some(slot) = self.declare(&d.name, &ty) else { return };
+                self.write_leaves(&Place::of_slot(slot), v.leaves(), &d.span, out);
+            }
+            init => {
+                // A VLA's length, evaluated where it is declared (and kept, where an index
+                // into it can be undefined behaviour).
+                let mut len = None;
+                if let (CTy::Array(_, None), Type::Array(_, Some(n))) = (&ty, &d.ty) {
+                    let Some(nv) = self.expr(n, out) else { return };
+                    len = Some(nv);
+                }
+                let Some(mut slot) = self.declare(&d.name, &ty) else { return };
+                if let (Some(nv), false) = (len, self.cx.elaenia) {
+                    let base = self.vars[place_var(&slot).index()].name.clone();
+                    let lv =
+                        self.var(&format!("{base}$len"), VarTy::Scalar(ctype::OFF), &d.name.span);
+                    let value = self.m().convert(&nv, ctype::OFF);
+                    out.push(Stmt::Assign { var: lv, value, loc: self.loc(&d.span) });
+                    slot.len = Some(self.val_of(lv).e);
+                    self.bind(&d.name.name, slot.clone(), self.frames.len() == 1);
+                }
+                if let Some(init) = init {
+                    let place = Place::of_slot(slot);
+                    self.init_place(&place, init, &d.span, out);
                 }
             }
-            VarTy::Array(elem, dims) => {
-                let v = self.declare(&d.name, VarTy::Array(elem, dims));
-                self.decl_types.insert(v, d.ty.clone());
-                match &d.init {
-                    None => {}
-                    Some(ast::Init::Expr(e)) => {
+        }
+    }
+
+    /// Every leaf of the place zero (C's static initial value; what an initialiser list
+    /// leaves out).
+    pub(super) fn zero_place(&mut self, p: &Place, sp: &Span, out: &mut Vec<Stmt>) {
+        let zero = self.zero_leaves(&p.ty);
+        self.write_leaves(p, zero, sp, out);
+    }
+
+    /// Zero values of a type's leaves (`NULL` for pointers; arrays constant).
+    pub(super) fn zero_leaves(&mut self, ty: &CTy) -> Vec<Expr> {
+        let Some(leaves) = ctype::leaves(self.cx, ty) else { return vec![] };
+        let m = self.m();
+        leaves
+            .into_iter()
+            .map(|l| {
+                let mut e = m.lit_i(0, l.scalar);
+                for _ in 0..l.dims {
+                    let t = IrType::Array(Box::new(e.ty.clone()));
+                    e = Expr { kind: ExprKind::ConstArray(Box::new(e)), ty: t };
+                }
+                e
+            })
+            .collect()
+    }
+
+    /// An initialiser (`= e`, `= {…}` with designators and nested lists) into a place:
+    /// for a list, everything zero first (C zeroes what the list does not name), so two
+    /// arrays initialised alike are equal everywhere and no loop fills the rest.
+    pub(super) fn init_place(
+        &mut self,
+        p: &Place,
+        init: &ast::Init,
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) {
+        match init {
+            ast::Init::Expr(e) => {
+                if let CTy::Array(..) = p.ty {
+                    if matches!(e.kind, ast::ExprKind::Str(_)) {
+                        self.err(
+                            "string literals are not supported",
+                            &e.span,
+                            "outside the C subset",
+                        );
+                    } else {
                         self.err(
                             "an array is initialised with a list `{…}`",
                             &e.span,
                             "not a list",
                         );
                     }
-                    Some(ast::Init::List(items, sp)) => {
-                        if dims > 1 && !all_zero(items) {
+                    return;
+                }
+                let Some(v) = self.value_as(e, &p.ty, out) else { return };
+                let Some(v) = self.convert_value(v, &p.ty, &e.span) else { return };
+                self.write_leaves(p, v.leaves(), sp, out);
+            }
+            ast::Init::List(items, lsp) => match p.ty.clone() {
+                CTy::Array(elem, len) => {
+                    self.zero_place(p, sp, out);
+                    let mut pos: u64 = 0;
+                    for it in items {
+                        match it.designators.as_slice() {
+                            [] => {}
+                            [ast::Designator::Index(e)] => match self.constant(e) {
+                                Some(v) => pos = v,
+                                None => {
+                                    self.err(
+                                        "a designator's index must be a constant",
+                                        &e.span,
+                                        "not constant",
+                                    );
+                                    return;
+                                }
+                            },
+                            _ => {
+                                self.err("this designator is not supported", lsp, "here");
+                                return;
+                            }
+                        }
+                        if len.is_some_and(|n| pos >= n) {
                             self.err(
-                                "initialisers of two-dimensional arrays other than `{0}` are \
-                                 not supported",
-                                sp,
-                                "here",
+                                "more initialisers than the array has elements",
+                                lsp,
+                                "too many",
                             );
                             return;
                         }
-                        let mut values = Vec::new();
-                        for it in items.iter().filter(|_| dims == 1) {
-                            let ast::Init::Expr(e) = &it.init else {
-                                self.err("nested initialiser lists are not supported", sp, "here");
-                                return;
-                            };
-                            if !it.designators.is_empty() {
-                                self.err(
-                                    "designated initialisers (`[i] = v`) are not supported yet",
-                                    &e.span,
-                                    "designated",
-                                );
-                                return;
-                            }
-                            let Some(iv) = self.expr(e, out) else { return };
-                            values.push(self.m().convert(&iv, elem));
-                        }
-                        // The size is evaluated for its effects and division guards.
-                        if let Type::Array(_, Some(n)) = &d.ty {
-                            if n.has_effects() {
-                                self.expr(n, out);
-                            }
-                        }
-                        self.init_array(v, elem, dims as usize, values, sp, out);
+                        let q = self.index_const(p, &elem, pos, len);
+                        self.init_item(&q, &it.init, sp, out);
+                        pos += 1;
                     }
                 }
-            }
+                CTy::Struct(id) => {
+                    self.zero_place(p, sp, out);
+                    let Some(members) = ctype::record_members(self.cx, id) else { return };
+                    let mut pos = 0usize;
+                    for it in items {
+                        match it.designators.as_slice() {
+                            [] => {}
+                            [ast::Designator::Member(f)] => {
+                                match members.iter().position(|m| m.0 == f.name) {
+                                    Some(i) => pos = i,
+                                    None => {
+                                        self.err(
+                                            format!("no member `{}`", f.name),
+                                            &f.span,
+                                            "no such member",
+                                        );
+                                        return;
+                                    }
+                                }
+                            }
+                            _ => {
+                                self.err("this designator is not supported", lsp, "here");
+                                return;
+                            }
+                        }
+                        let Some((name, _)) = members.get(pos) else {
+                            self.err(
+                                "more initialisers than the struct has members",
+                                lsp,
+                                "too many",
+                            );
+                            return;
+                        };
+                        let id = ast::Ident { name: name.clone(), span: lsp.clone() };
+                        let Some(q) = self.member_place(p.clone(), &id) else { return };
+                        self.init_item(&q, &it.init, sp, out);
+                        pos += 1;
+                    }
+                }
+                _ => match items.as_slice() {
+                    [ast::InitItem { designators, init }] if designators.is_empty() => {
+                        self.init_place(p, init, sp, out)
+                    }
+                    _ => self.err("a scalar takes one initialiser", lsp, "here"),
+                },
+            },
         }
     }
 
-    /// `T a[n] = {v0, …, vk}`: every element zero (C zeroes what the list does not
-    /// name), then the listed ones. The whole array starts as a constant, so two copies'
-    /// arrays initialised alike are equal everywhere, and no loop fills the rest.
-    fn init_array(
-        &mut self,
-        a: VarId,
-        elem: CScalar,
-        dims: usize,
-        values: Vec<Expr>,
-        sp: &Span,
-        out: &mut Vec<Stmt>,
-    ) {
-        let loc = self.loc(sp);
-        let mut zero = self.m().lit_i(0, elem);
-        for _ in 0..dims {
-            let ty = IrType::Array(Box::new(zero.ty.clone()));
-            zero = Expr { kind: ExprKind::ConstArray(Box::new(zero)), ty };
-        }
-        out.push(Stmt::Assign { var: a, value: zero, loc });
-        let z = self.m().lit_i(0, elem);
-        for (i, v) in values.into_iter().enumerate() {
-            if v != z {
-                out.push(Stmt::Store { array: a, index: Expr::int(i as i64), value: v, loc });
+    /// One item of a list into an element or member: `0` for an aggregate leaves it
+    /// zero; other values for an aggregate need their own braces.
+    fn init_item(&mut self, q: &Place, init: &ast::Init, sp: &Span, out: &mut Vec<Stmt>) {
+        if let (ast::Init::Expr(e), CTy::Array(..) | CTy::Struct(_)) = (init, &q.ty) {
+            if let ast::ExprKind::Int(v, _) = &e.kind {
+                if num_traits::Zero::is_zero(v) {
+                    return;
+                }
+            }
+            if matches!(q.ty, CTy::Array(..)) {
+                self.err(
+                    "initialisers without braces around an inner array (brace elision) are not \
+                     supported",
+                    &e.span,
+                    "put this element's values in `{…}`",
+                );
+                return;
             }
         }
+        self.init_place(q, init, sp, out);
+    }
+
+    /// Element `pos` of an array place (a constant index: no check).
+    pub(super) fn index_const(
+        &mut self,
+        p: &Place,
+        elem: &CTy,
+        pos: u64,
+        len: Option<u64>,
+    ) -> Place {
+        let mut q = p.clone();
+        q.ty = elem.clone();
+        q.idx.push(Expr::int(pos as i64));
+        q.idx_off = Some(self.m().off(pos as i64));
+        q.dim_len = len.map(super::memory::Len::Const);
+        q
+    }
+
+    /// The value of an integer constant expression (designators, sizes).
+    pub(super) fn constant(&self, e: &ast::Expr) -> Option<u64> {
+        use num_traits::ToPrimitive;
+        crate::c::consts::eval(e, self.cx.tables(), &|_| None).and_then(|(v, _)| v.to_u64())
     }
 }
 
-/// Whether an initialiser list is `{}`, `{0}`, `{0, 0}`, …
-fn all_zero(items: &[ast::InitItem]) -> bool {
-    use num_traits::Zero;
-    items.iter().all(|it| {
-        it.designators.is_empty()
-            && matches!(&it.init, ast::Init::Expr(e) if matches!(&e.kind, ast::ExprKind::Int(v, _) if v.is_zero()))
-    })
+/// The first leaf variable of a slot.
+fn place_var(s: &super::place::Slot) -> VarId {
+    s.leaves.first().and_then(super::place::var_of).unwrap_or(VarId(0))
 }

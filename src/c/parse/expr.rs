@@ -105,7 +105,10 @@ impl Converter<'_> {
             }
             E::OffsetOf(_) => other("`offsetof`"),
             E::VaArg(_) => other("`va_arg`"),
-            E::Statement(_) => other("statement expressions `({ … })`"),
+            E::Statement(st) => match self.stmt(st).kind {
+                StmtKind::Block(items) => ExprKind::StmtExpr(items),
+                k => ExprKind::StmtExpr(vec![Stmt { kind: k, span: span.clone() }]),
+            },
         };
         Expr { kind, span }
     }

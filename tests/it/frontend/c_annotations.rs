@@ -154,7 +154,7 @@ void g(int n, int a[n]) {
     assert_eq!(verdicts(&bad), ["violated"]);
     // Indexing something that is not an array.
     let r = prove(&elaenia(pre, "left.n[0] == 1", body));
-    assert!(r[0].1.contains("only a copy's array can be indexed"), "{r:?}");
+    assert!(r[0].1.contains("`left.n` is not an array or a pointer"), "{r:?}");
 }
 
 /// `get(put(s, i, v), i) == v`: uninterpreted functions no copy calls, constrained by

@@ -27,6 +27,7 @@ const HEADER: &str = "\
 #define SQ(v) ((v) * (v))
 #define ADDR(v) (&v)
 #define BAD_CAST (int *) 0
+#define BIG long double
 enum level { LOW, HIGH = 10 };
 int helper(int x);
 ";
@@ -45,8 +46,8 @@ fn positions_through_macros_and_a_local_header() {
 #include \"defs.h\"
 int f(int x) {
   int y = SQ(x + HIGH);
-  int *p = BAD_CAST;
-  return y + SQ(*ADDR(x));
+  BIG z = 0;
+  return y + SQ(ADDR(x));
 }
 ";
     let path = dir.path().join("macros.c");

@@ -3,6 +3,7 @@
 mod c_annotations;
 mod c_diagnostics;
 mod c_floats;
+mod c_memory;
 mod c_preprocess;
 mod c_recursion;
 mod c_semantics;
