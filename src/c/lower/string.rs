@@ -29,6 +29,10 @@ enum Trip {
     Const(u64),
     /// A `size_t` value only the run knows.
     Count(Val),
+    /// `n` (a `size_t` value only the run knows) where the run can visit at most `most`
+    /// elements without undefined behaviour: unrolled `most` times, each step under
+    /// `i < n`.
+    Upto { most: u64, n: Val },
     /// Until the body says it is done (a string whose length forex does not know).
     Open,
 }
@@ -190,7 +194,7 @@ impl<'l, 'c> Lowerer<'l, 'c> {
     fn trip_value(&self, t: &Trip) -> Option<Val> {
         match t {
             Trip::Const(c) => Some(self.size_lit(*c)),
-            Trip::Count(v) => Some(v.clone()),
+            Trip::Count(v) | Trip::Upto { n: v, .. } => Some(v.clone()),
             Trip::Open => None,
         }
     }
@@ -290,12 +294,23 @@ impl<'l, 'c> Lowerer<'l, 'c> {
         let done = self.fresh("done", VarTy::Scalar(CScalar::Bool), sp);
         out.push(Stmt::Assign { var: done, value: Expr::bool(false), loc });
         let running = Expr::negate(Expr::var(done, Type::Bool));
-        if let Trip::Const(n) = trip {
-            if *n <= UNROLL {
-                for k in 0..*n {
+        let unrolled = match trip {
+            Trip::Const(n) if *n <= UNROLL => Some((*n, None)),
+            Trip::Upto { most, n } if *most <= UNROLL => Some((*most, Some(n))),
+            _ => None,
+        };
+        if let Some((most, guard)) = unrolled {
+            {
+                for k in 0..most {
                     let i = self.size_lit(k);
                     let mut b = Vec::new();
                     body(self, &i, done, &mut b)?;
+                    if let Some(n) = guard {
+                        let within = self.arith(BinaryOp::Lt, i, n.clone(), sp, None)?.e;
+                        let mut g = Vec::new();
+                        push_if(within, b, loc, &mut g);
+                        b = g;
+                    }
                     if early {
                         push_if(running.clone(), b, loc, out);
                     } else {
@@ -342,6 +357,7 @@ impl<'l, 'c> Lowerer<'l, 'c> {
             return None;
         }
         let trip = self.element_count(name, &args[2], &d.to, out)?;
+        let trip = self.bounded(trip, &[&d, &s]);
         let count = self.trip_value(&trip)?;
         self.range_check(&d, &count, sp, out)?;
         self.range_check(&s, &count, sp, out)?;
@@ -399,6 +415,7 @@ impl<'l, 'c> Lowerer<'l, 'c> {
         let p = self.buffer("memset", 0, &args[0], out)?;
         let c = self.expr(&args[1], out)?;
         let trip = self.element_count("memset", &args[2], &p.to, out)?;
+        let trip = self.bounded(trip, &[&p]);
         let m = self.m();
         let zero = super::place::is_null_constant(&c);
         let t = ctype::spell(self.cx, &p.to);
@@ -514,6 +531,7 @@ impl<'l, 'c> Lowerer<'l, 'c> {
             return None;
         }
         let trip = self.element_count("memcmp", &args[2], &a.to, out)?;
+        let trip = self.bounded(trip, &[&a, &b]);
         let count = self.trip_value(&trip)?;
         self.range_check(&a, &count, sp, out)?;
         self.range_check(&b, &count, sp, out)?;
@@ -553,6 +571,23 @@ impl<'l, 'c> Lowerer<'l, 'c> {
             most = most.max(n);
         }
         Trip::Const(most + 1)
+    }
+
+    /// The most elements from `p` in any object it may point to (`None`: unknown).
+    fn room(&self, p: &Ptr) -> Option<u64> {
+        match self.string_trip(p) {
+            Trip::Const(k) => Some(k - 1),
+            _ => None,
+        }
+    }
+
+    /// A count only the run knows, bounded by the objects of `ptrs` where forex knows them.
+    fn bounded(&self, trip: Trip, ptrs: &[&Ptr]) -> Trip {
+        let Trip::Count(n) = trip else { return trip };
+        match ptrs.iter().filter_map(|p| self.room(p)).min() {
+            Some(most) => Trip::Upto { most, n },
+            None => Trip::Count(n),
+        }
     }
 
     /// `strlen(s)` as a `size_t`; its walk's statements go to `out`.
@@ -602,15 +637,13 @@ impl<'l, 'c> Lowerer<'l, 'c> {
             (Trip::Const(x), _) | (_, Trip::Const(x)) => Trip::Const(x),
             _ => Trip::Open,
         };
-        let mut guard = None;
         if let Some(n) = &limit {
-            match (self.trip_of(n.clone()), &trip) {
-                (Trip::Const(c), Trip::Const(x)) => trip = Trip::Const(c.min(*x)),
-                (Trip::Const(c), _) => trip = Trip::Const(c),
-                (Trip::Count(_), Trip::Open) => trip = Trip::Count(n.clone()),
-                // A bound from the strings, and `n` checked at each step.
-                _ => guard = Some(n.clone()),
-            }
+            trip = match (self.trip_of(n.clone()), trip) {
+                (Trip::Const(c), Trip::Const(x)) => Trip::Const(c.min(x)),
+                (Trip::Const(c), _) => Trip::Const(c),
+                (_, Trip::Const(x)) => Trip::Upto { most: x, n: n.clone() },
+                _ => Trip::Count(n.clone()),
+            };
         }
         let r = self.fresh(name, VarTy::Scalar(CScalar::Int), sp);
         out.push(Stmt::Assign { var: r, value: self.m().lit_i(0, CScalar::Int), loc });
@@ -632,18 +665,7 @@ impl<'l, 'c> Lowerer<'l, 'c> {
                 loc,
             });
             push_if(end, vec![stop.clone()], loc, &mut step);
-            match &guard {
-                Some(n) => {
-                    let within = lw.arith(BinaryOp::Lt, i.clone(), n.clone(), sp, None)?.e;
-                    body.push(Stmt::If {
-                        cond: within,
-                        then_branch: step,
-                        else_branch: vec![stop],
-                        loc,
-                    });
-                }
-                None => body.extend(step),
-            }
+            body.extend(step);
             Some(())
         })?;
         Some(CV::S(self.val_of(r)))
@@ -661,24 +683,12 @@ impl<'l, 'c> Lowerer<'l, 'c> {
         let n = self.arith(BinaryOp::Add, len, self.size_lit(1), sp, None)?;
         // The walk that found the length bounds the copy's.
         let trip = match self.string_trip(&s) {
-            Trip::Const(k) => Trip::Const(k),
+            Trip::Const(most) => Trip::Upto { most, n: n.clone() },
             _ => Trip::Count(n.clone()),
         };
         self.range_check(&d, &n, sp, out)?;
         self.overlap_check(&d, &s, &n, sp, out)?;
-        let bounded = matches!(trip, Trip::Const(_));
-        self.each(&trip, false, sp, out, &mut |lw, i, _, body| {
-            let mut step = Vec::new();
-            let v = lw.load(&s, i, false, sp, &mut step)?;
-            lw.store(&d, i, v, false, sp, &mut step)?;
-            if bounded {
-                let within = lw.arith(BinaryOp::Lt, i.clone(), n.clone(), sp, None)?.e;
-                push_if(within, step, lw.loc(sp), body);
-            } else {
-                body.extend(step);
-            }
-            Some(())
-        })?;
+        self.copy(&d, &s, &trip, sp, out)?;
         Some(CV::P(d))
     }
 }
