@@ -23,6 +23,9 @@ impl Lowerer<'_, '_> {
         sp: &Span,
         out: &mut Vec<Stmt>,
     ) -> Option<Option<CV>> {
+        if let Some(r) = self.string_call(name, args, sp, out) {
+            return Some(r);
+        }
         let zero = CV::S(Val { e: self.m().lit_i(0, CScalar::Int), ty: CScalar::Int });
         match name {
             "malloc" | "calloc" => {

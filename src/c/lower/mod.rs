@@ -24,6 +24,7 @@ pub mod memory;
 pub mod place;
 mod recursion;
 mod stmt;
+mod string;
 pub mod ub;
 
 pub use call::nondet_type;

@@ -20,6 +20,7 @@ pub enum UbKind {
     Freed,
     BadFree,
     Assert,
+    Overlap,
 }
 
 impl UbKind {
@@ -30,6 +31,7 @@ impl UbKind {
             UbKind::Freed => "use after free",
             UbKind::BadFree => "free of a pointer that is not a live malloc'd object",
             UbKind::Assert => "assertion failed",
+            UbKind::Overlap => "copy between overlapping objects",
         }
     }
 }

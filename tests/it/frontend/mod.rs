@@ -7,6 +7,7 @@ mod c_memory;
 mod c_preprocess;
 mod c_recursion;
 mod c_semantics;
+mod c_stdlib;
 mod check_valid;
 mod diagnostics;
 mod doc_examples;

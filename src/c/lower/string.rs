@@ -1,0 +1,723 @@
+//! `string.h` (LANGUAGE.md "The standard library"): `memcmp`, `memcpy`, `memmove`,
+//! `memset`, `strlen`, `strcmp`, `strncmp`, `strcpy`, lowered to element-wise IR code over
+//! the objects their pointers reach: unrolled when the trip count is a small constant (the
+//! prover reads straight-line code best), else a loop. `mem*` take arrays of any element
+//! type whose byte count is whole elements (a constant, or `n * sizeof(T)`); the `str*`
+//! take `char` strings. Their accesses have the undefined behaviour of C's (`NULL`,
+//! outside the object, freed; `mem*` check the whole range up front, the `str*` each
+//! element they read), and `memcpy`/`strcpy` between overlapping ranges is undefined
+//! behaviour too. Comparisons return the difference of the first differing bytes as
+//! `unsigned char`s (what glibc returns on x86-64; C fixes only the sign).
+
+use super::ctype::{self, CTy, OFF};
+use super::memory::and_fold;
+use super::place::{Place, Ptr, CV};
+use super::ub::UbKind;
+use super::{Lowerer, Span, VarTy};
+use crate::c::ast::{self, BinaryOp};
+use crate::c::types::{ite, Val};
+use crate::ir::c::CScalar;
+use crate::ir::{Expr, ExprKind, LoopId, Stmt, Type, VarId};
+
+/// Trip counts up to this are unrolled.
+const UNROLL: u64 = 64;
+
+/// How many elements a call visits at most.
+#[derive(Clone)]
+enum Trip {
+    /// A constant.
+    Const(u64),
+    /// A `size_t` value only the run knows.
+    Count(Val),
+    /// `n` (a `size_t` value only the run knows) where the run can visit at most `most`
+    /// elements without undefined behaviour: unrolled `most` times, each step under
+    /// `i < n`.
+    Upto { most: u64, n: Val },
+    /// Until the body says it is done (a string whose length forex does not know).
+    Open,
+}
+
+/// The body of an element-wise walk: given the index (a `size_t`) and the `done` flag it
+/// may set, its statements.
+type Body<'b, 'l, 'c> =
+    dyn FnMut(&mut Lowerer<'l, 'c>, &Val, VarId, &mut Vec<Stmt>) -> Option<()> + 'b;
+
+impl<'l, 'c> Lowerer<'l, 'c> {
+    /// A call of a `string.h` function: its value (`Some(None)`: an error was reported),
+    /// `None` when `name` is not one.
+    pub(super) fn string_call(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Option<CV>> {
+        let base = name.strip_prefix("__builtin_").unwrap_or(name);
+        let arity = match base {
+            "memcmp" | "memcpy" | "memmove" | "memset" | "strncmp" => 3,
+            "strcmp" | "strcpy" => 2,
+            "strlen" => 1,
+            _ => return None,
+        };
+        if args.len() != arity {
+            self.err(
+                format!("`{base}` takes {arity} argument(s), given {}", args.len()),
+                sp,
+                "wrong number of arguments",
+            );
+            return Some(None);
+        }
+        Some(match base {
+            "memcpy" | "memmove" => self.mem_copy(base, args, sp, out),
+            "memset" => self.mem_set(args, sp, out),
+            "memcmp" => self.mem_cmp(args, sp, out),
+            "strlen" => self.str_len(args, sp, out),
+            "strcmp" | "strncmp" => self.str_cmp(base, args, sp, out),
+            _ => self.str_cpy(args, sp, out),
+        })
+    }
+
+    /// Argument `k` of `name`, a pointer to typed elements.
+    fn buffer(&mut self, name: &str, k: usize, a: &ast::Expr, out: &mut Vec<Stmt>) -> Option<Ptr> {
+        let v = self.value(a, out)?;
+        let CV::P(p) = v else {
+            let t = ctype::spell(self.cx, &v.ty());
+            self.err(
+                format!("`{name}`'s argument {} must be a pointer, not a value of type {t}", k + 1),
+                &a.span,
+                "not a pointer",
+            );
+            return None;
+        };
+        if matches!(p.to, CTy::Void) {
+            self.err(
+                format!(
+                    "`{name}` through a `void *`: forex needs the type of the elements (pass the \
+                     array or a typed pointer)"
+                ),
+                &a.span,
+                "untyped pointer",
+            );
+            return None;
+        }
+        Some(p)
+    }
+
+    /// Argument `k` of a `str*` function: a pointer to `char`s.
+    fn string(&mut self, name: &str, k: usize, a: &ast::Expr, out: &mut Vec<Stmt>) -> Option<Ptr> {
+        if matches!(a.kind, ast::ExprKind::Str(_)) {
+            self.err(
+                format!("string literals are not supported yet (`{name}` of a literal)"),
+                &a.span,
+                "store it in a `char` array",
+            );
+            return None;
+        }
+        let p = self.buffer(name, k, a, out)?;
+        if !matches!(p.to, CTy::Scalar(CScalar::Char | CScalar::UChar)) {
+            let t = ctype::spell(self.cx, &CTy::Ptr(Box::new(p.to.clone())));
+            self.err(format!("`{name}` takes `char` strings, not {t}"), &a.span, "not a string");
+            return None;
+        }
+        Some(p)
+    }
+
+    /// The number of elements of type `elem` in byte count `n`: whole elements only.
+    fn element_count(
+        &mut self,
+        name: &str,
+        n: &ast::Expr,
+        elem: &CTy,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Trip> {
+        let Some(size) = ctype::size_of(self.cx, elem) else {
+            self.err(format!("`{name}` over elements without a size"), &n.span, "here");
+            return None;
+        };
+        let t = ctype::spell(self.cx, elem);
+        // `k * sizeof(T)` (either way round): its value modulo 2^64 stays a multiple of a
+        // power-of-two size, so dividing back is exact.
+        let scaled = match &n.kind {
+            ast::ExprKind::Binary(BinaryOp::Mul, a, b) => {
+                self.constant(a) == Some(size) || self.constant(b) == Some(size)
+            }
+            _ => false,
+        };
+        let bytes = self.expr(n, out)?;
+        let bytes = self.m().to_of(bytes, CScalar::ULong);
+        if let Some(c) = self.constant(n).or_else(|| literal(&bytes.e)) {
+            if c % size != 0 {
+                self.err(
+                    format!(
+                        "`{name}` of {c} bytes over `{t}` elements ({size} bytes each): forex \
+                         models whole elements only"
+                    ),
+                    &n.span,
+                    "not a whole number of elements",
+                );
+                return None;
+            }
+            return Some(Trip::Const(c / size));
+        }
+        if size != 1 && !(scaled && size.is_power_of_two()) {
+            self.err(
+                format!(
+                    "the byte count of `{name}` over `{t}` elements must be a constant or \
+                     written `n * sizeof({t})`: forex models whole elements only"
+                ),
+                &n.span,
+                "byte count",
+            );
+            return None;
+        }
+        if size == 1 {
+            return Some(self.trip_of(bytes));
+        }
+        let s = Val { e: self.m().lit_i(size as i64, CScalar::ULong), ty: CScalar::ULong };
+        let count = self.arith(BinaryOp::Div, bytes, s, &n.span, None)?;
+        Some(self.trip_of(count))
+    }
+
+    fn trip_of(&self, count: Val) -> Trip {
+        match literal(&count.e) {
+            Some(c) => Trip::Const(c),
+            None => Trip::Count(count),
+        }
+    }
+
+    /// A `size_t` literal.
+    fn size_lit(&self, k: u64) -> Val {
+        Val { e: self.m().lit(&k.into(), CScalar::ULong), ty: CScalar::ULong }
+    }
+
+    /// The trip count as a `size_t` value.
+    fn trip_value(&self, t: &Trip) -> Option<Val> {
+        match t {
+            Trip::Const(c) => Some(self.size_lit(*c)),
+            Trip::Count(v) | Trip::Upto { n: v, .. } => Some(v.clone()),
+            Trip::Open => None,
+        }
+    }
+
+    /// `p + i`, `i` a `size_t`.
+    fn elem(&mut self, p: &Ptr, i: &Val, sp: &Span) -> Option<Ptr> {
+        let off = self.m().to(i, OFF);
+        self.ptr_add(p.clone(), &off, false, sp)
+    }
+
+    /// The leaves of element `i` of `p` (`check`: the access's undefined behaviour first).
+    fn load(
+        &mut self,
+        p: &Ptr,
+        i: &Val,
+        check: bool,
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Vec<Expr>> {
+        let q = self.elem(p, i, sp)?;
+        if check {
+            self.check_access(&q, sp, out);
+        }
+        let n = self.leaves_of(&q.to, sp)?.len();
+        Some(self.read_leaves(&Place::of_ptr(q, n), sp))
+    }
+
+    fn store(
+        &mut self,
+        p: &Ptr,
+        i: &Val,
+        vals: Vec<Expr>,
+        check: bool,
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<()> {
+        let q = self.elem(p, i, sp)?;
+        if check {
+            self.check_access(&q, sp, out);
+        }
+        let n = self.leaves_of(&q.to, sp)?.len();
+        self.write_leaves(&Place::of_ptr(q, n), vals, sp, out);
+        Some(())
+    }
+
+    /// The undefined behaviour of accessing elements `0 .. count` of `p`: the first and
+    /// the last are in one live object exactly when all are.
+    fn range_check(&mut self, p: &Ptr, count: &Val, sp: &Span, out: &mut Vec<Stmt>) -> Option<()> {
+        let loc = self.loc(sp);
+        let zero = self.size_lit(0);
+        let one = self.size_lit(1);
+        let mut body = Vec::new();
+        let first = self.elem(p, &zero, sp)?;
+        self.check_access(&first, sp, &mut body);
+        let last = self.arith(BinaryOp::Sub, count.clone(), one, sp, None)?;
+        let last = self.elem(p, &last, sp)?;
+        self.check_access(&last, sp, &mut body);
+        let some = self.arith(BinaryOp::Ne, count.clone(), zero, sp, None)?.e;
+        push_if(some, body, loc, out);
+        Some(())
+    }
+
+    /// Copying `count` elements between `d` and `s` that overlap is undefined behaviour.
+    fn overlap_check(
+        &mut self,
+        d: &Ptr,
+        s: &Ptr,
+        count: &Val,
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<()> {
+        let same = Expr::eq(d.obj.clone(), s.obj.clone());
+        let n = Val { e: self.m().convert(count, OFF), ty: OFF };
+        let off = |p: &Ptr| Val { e: p.off.clone(), ty: OFF };
+        let d_end = self.arith(BinaryOp::Add, off(d), n.clone(), sp, None)?;
+        let s_end = self.arith(BinaryOp::Add, off(s), n.clone(), sp, None)?;
+        let a = self.arith(BinaryOp::Lt, off(d), s_end, sp, None)?.e;
+        let b = self.arith(BinaryOp::Lt, off(s), d_end, sp, None)?.e;
+        let zero = Val { e: self.m().off(0), ty: OFF };
+        let some = self.arith(BinaryOp::Gt, n, zero, sp, None)?.e;
+        let bad = and_fold(and_fold(and_fold(same, a), b), some);
+        self.ub_check(UbKind::Overlap, bad, sp, out);
+        Some(())
+    }
+
+    /// Runs `body` for indices `0, 1, …` up to `trip` while `done` is false (`early`: the
+    /// body may set it).
+    fn each(
+        &mut self,
+        trip: &Trip,
+        early: bool,
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+        body: &mut Body<'_, 'l, 'c>,
+    ) -> Option<()> {
+        let loc = self.loc(sp);
+        let done = self.fresh("done", VarTy::Scalar(CScalar::Bool), sp);
+        out.push(Stmt::Assign { var: done, value: Expr::bool(false), loc });
+        let running = Expr::negate(Expr::var(done, Type::Bool));
+        let unrolled = match trip {
+            Trip::Const(n) if *n <= UNROLL => Some((*n, None)),
+            Trip::Upto { most, n } if *most <= UNROLL => Some((*most, Some(n))),
+            _ => None,
+        };
+        if let Some((most, guard)) = unrolled {
+            {
+                for k in 0..most {
+                    let i = self.size_lit(k);
+                    let mut b = Vec::new();
+                    body(self, &i, done, &mut b)?;
+                    if let Some(n) = guard {
+                        let within = self.arith(BinaryOp::Lt, i, n.clone(), sp, None)?.e;
+                        let mut g = Vec::new();
+                        push_if(within, b, loc, &mut g);
+                        b = g;
+                    }
+                    if early {
+                        push_if(running.clone(), b, loc, out);
+                    } else {
+                        out.extend(b);
+                    }
+                }
+                return Some(());
+            }
+        }
+        let iv = self.fresh("i", VarTy::Scalar(CScalar::ULong), sp);
+        let i = self.val_of(iv);
+        out.push(Stmt::Assign { var: iv, value: self.size_lit(0).e, loc });
+        let mut cond = running;
+        if let Some(n) = self.trip_value(trip) {
+            let below = self.arith(BinaryOp::Lt, i.clone(), n, sp, None)?.e;
+            cond = and_fold(cond, below);
+        }
+        let mut b = Vec::new();
+        body(self, &i, done, &mut b)?;
+        let next = self.arith(BinaryOp::Add, i.clone(), self.size_lit(1), sp, None)?;
+        b.push(Stmt::Assign { var: iv, value: next.e, loc });
+        out.push(Stmt::While { id: LoopId(0), cond, body: b, loc });
+        Some(())
+    }
+
+    /// `memcpy(d, s, n)` / `memmove(d, s, n)`: the value is `d`.
+    fn mem_copy(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<CV> {
+        let loc = self.loc(sp);
+        let d = self.buffer(name, 0, &args[0], out)?;
+        let s = self.buffer(name, 1, &args[1], out)?;
+        if d.to != s.to {
+            let (dt, st) = (ctype::spell(self.cx, &d.to), ctype::spell(self.cx, &s.to));
+            self.err(
+                format!("`{name}` from `{st}` elements to `{dt}` elements is not supported"),
+                sp,
+                "different element types",
+            );
+            return None;
+        }
+        let trip = self.element_count(name, &args[2], &d.to, out)?;
+        let trip = self.bounded(trip, &[&d, &s]);
+        let count = self.trip_value(&trip)?;
+        self.range_check(&d, &count, sp, out)?;
+        self.range_check(&s, &count, sp, out)?;
+        if name == "memcpy" {
+            self.overlap_check(&d, &s, &count, sp, out)?;
+            self.copy(&d, &s, &trip, sp, out)?;
+            return Some(CV::P(d));
+        }
+        // `memmove`: backwards when the destination starts after the source in one object
+        // (each element is read before it is overwritten).
+        let same = Expr::eq(d.obj.clone(), s.obj.clone());
+        let after = self.arith(
+            BinaryOp::Gt,
+            Val { e: d.off.clone(), ty: OFF },
+            Val { e: s.off.clone(), ty: OFF },
+            sp,
+            None,
+        )?;
+        let mut forward = Vec::new();
+        self.copy(&d, &s, &trip, sp, &mut forward)?;
+        let mut backward = Vec::new();
+        let one = self.size_lit(1);
+        let last = self.arith(BinaryOp::Sub, count, one, sp, None)?;
+        self.each(&trip, false, sp, &mut backward, &mut |lw, i, _, b| {
+            let j = lw.arith(BinaryOp::Sub, last.clone(), i.clone(), sp, None)?;
+            let v = lw.load(&s, &j, false, sp, b)?;
+            lw.store(&d, &j, v, false, sp, b)
+        })?;
+        out.push(Stmt::If {
+            cond: and_fold(same, after.e),
+            then_branch: backward,
+            else_branch: forward,
+            loc,
+        });
+        Some(CV::P(d))
+    }
+
+    /// Elements `0 .. trip` of `s` to `d`, in order (accesses checked by the caller).
+    fn copy(
+        &mut self,
+        d: &Ptr,
+        s: &Ptr,
+        trip: &Trip,
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<()> {
+        self.each(trip, false, sp, out, &mut |lw, i, _, b| {
+            let v = lw.load(s, i, false, sp, b)?;
+            lw.store(d, i, v, false, sp, b)
+        })
+    }
+
+    /// `memset(p, c, n)`: every byte of the elements is `(unsigned char)c`.
+    fn mem_set(&mut self, args: &[ast::Expr], sp: &Span, out: &mut Vec<Stmt>) -> Option<CV> {
+        let p = self.buffer("memset", 0, &args[0], out)?;
+        let c = self.expr(&args[1], out)?;
+        let trip = self.element_count("memset", &args[2], &p.to, out)?;
+        let trip = self.bounded(trip, &[&p]);
+        let m = self.m();
+        let zero = super::place::is_null_constant(&c);
+        let t = ctype::spell(self.cx, &p.to);
+        let vals = match &p.to {
+            _ if zero => self.zero_leaves(&p.to),
+            CTy::Scalar(s) if m.machine() && !s.is_float() && *s != CScalar::Bool => {
+                let byte = m.to(&c, CScalar::UChar);
+                let wide = m.convert(&byte, *s);
+                // The byte in each of the element's bytes: byte × 0x0101….
+                let ones = (0..s.bits() / 8).fold(0u64, |acc, _| (acc << 8) | 1);
+                let ones = Val { e: m.lit(&ones.into(), *s), ty: *s };
+                let v = self.arith(BinaryOp::Mul, Val { e: wide, ty: *s }, ones, sp, None)?;
+                vec![m.convert(&v, *s)]
+            }
+            CTy::Scalar(s @ (CScalar::Char | CScalar::UChar))
+                if literal(&c.e).is_some_and(|v| v < 128) =>
+            {
+                vec![m.convert(&c, *s)]
+            }
+            _ => {
+                let why = if m.machine() {
+                    "only 0 sets them (their bytes are no integer)"
+                } else {
+                    "in the math integer model only 0, or a literal byte below 128 on `char`s, \
+                     sets them"
+                };
+                self.err(
+                    format!("`memset` of `{t}` elements to a byte forex cannot model: {why}"),
+                    &args[1].span,
+                    "this byte",
+                );
+                return None;
+            }
+        };
+        let count = self.trip_value(&trip)?;
+        self.range_check(&p, &count, sp, out)?;
+        self.each(&trip, false, sp, out, &mut |lw, i, _, b| {
+            lw.store(&p, i, vals.clone(), false, sp, b)
+        })?;
+        Some(CV::P(p))
+    }
+
+    /// The bytes of a scalar in memory order (`unsigned char` values), where forex knows
+    /// them: `char`s in both models, other integers in the machine model.
+    fn bytes(&self, e: &Expr, s: CScalar) -> Option<Vec<Val>> {
+        let m = self.m();
+        let v = Val { e: e.clone(), ty: s };
+        match s {
+            CScalar::Char | CScalar::UChar | CScalar::Bool => Some(vec![m.to(&v, CScalar::UChar)]),
+            _ if s.is_float() || !m.machine() => None,
+            _ => Some(
+                (0..s.bits() / 8)
+                    .map(|j| Val {
+                        e: Expr {
+                            kind: ExprKind::Extract {
+                                hi: 8 * j + 7,
+                                lo: 8 * j,
+                                arg: Box::new(e.clone()),
+                            },
+                            ty: Type::Bv(8),
+                        },
+                        ty: CScalar::UChar,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// `x - y` of two `unsigned char`s, as an `int`.
+    fn byte_diff(&mut self, x: &Val, y: &Val, sp: &Span) -> Option<Expr> {
+        let m = self.m();
+        let (x, y) = (m.to(x, CScalar::Int), m.to(y, CScalar::Int));
+        Some(self.arith(BinaryOp::Sub, x, y, sp, None)?.e)
+    }
+
+    /// `memcmp(a, b, n)`.
+    fn mem_cmp(&mut self, args: &[ast::Expr], sp: &Span, out: &mut Vec<Stmt>) -> Option<CV> {
+        let loc = self.loc(sp);
+        let a = self.buffer("memcmp", 0, &args[0], out)?;
+        let b = self.buffer("memcmp", 1, &args[1], out)?;
+        let t = ctype::spell(self.cx, &a.to);
+        let scalar = match (&a.to, &b.to) {
+            (CTy::Scalar(x), CTy::Scalar(y)) if x == y => *x,
+            _ if a.to != b.to => {
+                let u = ctype::spell(self.cx, &b.to);
+                self.err(
+                    format!("`memcmp` of `{t}` elements with `{u}` elements is not supported"),
+                    sp,
+                    "different element types",
+                );
+                return None;
+            }
+            _ => {
+                self.err(
+                    format!("`memcmp` of `{t}` elements is not supported (integers only)"),
+                    &args[0].span,
+                    "these elements",
+                );
+                return None;
+            }
+        };
+        if self.bytes(&self.m().lit_i(0, scalar), scalar).is_none() {
+            let why = if scalar.is_float() {
+                "their bytes are no value forex tracks"
+            } else {
+                "the math integer model has no bytes"
+            };
+            self.err(
+                format!("`memcmp` of `{t}` elements is not supported: {why}"),
+                &args[0].span,
+                "these elements",
+            );
+            return None;
+        }
+        let trip = self.element_count("memcmp", &args[2], &a.to, out)?;
+        let trip = self.bounded(trip, &[&a, &b]);
+        let count = self.trip_value(&trip)?;
+        self.range_check(&a, &count, sp, out)?;
+        self.range_check(&b, &count, sp, out)?;
+        let r = self.fresh("memcmp", VarTy::Scalar(CScalar::Int), sp);
+        out.push(Stmt::Assign { var: r, value: self.m().lit_i(0, CScalar::Int), loc });
+        self.each(&trip, true, sp, out, &mut |lw, i, done, body| {
+            let x = lw.load(&a, i, false, sp, body)?.pop()?;
+            let y = lw.load(&b, i, false, sp, body)?.pop()?;
+            let (bx, by) = (lw.bytes(&x, scalar)?, lw.bytes(&y, scalar)?);
+            let mut diff = lw.m().lit_i(0, CScalar::Int);
+            for (p, q) in bx.iter().zip(&by).rev() {
+                let d = lw.byte_diff(p, q, sp)?;
+                diff = ite(Expr::binary(crate::ir::BinOp::Ne, p.e.clone(), q.e.clone()), d, diff);
+            }
+            let differ = Expr::binary(crate::ir::BinOp::Ne, x, y);
+            let then = vec![
+                Stmt::Assign { var: r, value: diff, loc },
+                Stmt::Assign { var: done, value: Expr::bool(true), loc },
+            ];
+            push_if(differ, then, loc, body);
+            Some(())
+        })?;
+        Some(CV::S(self.val_of(r)))
+    }
+
+    /// The most elements a walk along string `p` visits before it either finds a `NUL` or
+    /// leaves every object `p` may point to (`Open` when an object's length is unknown).
+    fn string_trip(&self, p: &Ptr) -> Trip {
+        let mut most = 0;
+        for k in self.candidates(p) {
+            let o = &self.objects[k as usize - 1];
+            let n = match (&o.len, o.array) {
+                (_, false) => 1,
+                (Some(super::memory::Len::Const(n)), true) => *n,
+                _ => return Trip::Open,
+            };
+            most = most.max(n);
+        }
+        Trip::Const(most + 1)
+    }
+
+    /// The most elements from `p` in any object it may point to (`None`: unknown).
+    fn room(&self, p: &Ptr) -> Option<u64> {
+        match self.string_trip(p) {
+            Trip::Const(k) => Some(k - 1),
+            _ => None,
+        }
+    }
+
+    /// A count only the run knows, bounded by the objects of `ptrs` where forex knows them.
+    fn bounded(&self, trip: Trip, ptrs: &[&Ptr]) -> Trip {
+        let Trip::Count(n) = trip else { return trip };
+        match ptrs.iter().filter_map(|p| self.room(p)).min() {
+            Some(most) => Trip::Upto { most, n },
+            None => Trip::Count(n),
+        }
+    }
+
+    /// `strlen(s)` as a `size_t`; its walk's statements go to `out`.
+    fn length(&mut self, s: &Ptr, sp: &Span, out: &mut Vec<Stmt>) -> Option<Val> {
+        let loc = self.loc(sp);
+        let r = self.fresh("strlen", VarTy::Scalar(CScalar::ULong), sp);
+        let trip = self.string_trip(s);
+        self.each(&trip, true, sp, out, &mut |lw, i, done, body| {
+            let c = lw.load(s, i, true, sp, body)?.pop()?;
+            let zero = lw.m().lit_i(0, scalar_of(&s.to));
+            let then = vec![
+                Stmt::Assign { var: r, value: i.e.clone(), loc },
+                Stmt::Assign { var: done, value: Expr::bool(true), loc },
+            ];
+            push_if(Expr::eq(c, zero), then, loc, body);
+            Some(())
+        })?;
+        Some(self.val_of(r))
+    }
+
+    fn str_len(&mut self, args: &[ast::Expr], sp: &Span, out: &mut Vec<Stmt>) -> Option<CV> {
+        let s = self.string("strlen", 0, &args[0], out)?;
+        self.length(&s, sp, out).map(CV::S)
+    }
+
+    /// `strcmp(a, b)` / `strncmp(a, b, n)`.
+    fn str_cmp(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        sp: &Span,
+        out: &mut Vec<Stmt>,
+    ) -> Option<CV> {
+        let loc = self.loc(sp);
+        let a = self.string(name, 0, &args[0], out)?;
+        let b = self.string(name, 1, &args[1], out)?;
+        let limit = match args.get(2) {
+            Some(n) => {
+                let v = self.expr(n, out)?;
+                Some(self.m().to_of(v, CScalar::ULong))
+            }
+            None => None,
+        };
+        // Each step reads both strings: the shorter known bound (and `n`) bounds the walk.
+        let mut trip = match (self.string_trip(&a), self.string_trip(&b)) {
+            (Trip::Const(x), Trip::Const(y)) => Trip::Const(x.min(y)),
+            (Trip::Const(x), _) | (_, Trip::Const(x)) => Trip::Const(x),
+            _ => Trip::Open,
+        };
+        if let Some(n) = &limit {
+            trip = match (self.trip_of(n.clone()), trip) {
+                (Trip::Const(c), Trip::Const(x)) => Trip::Const(c.min(x)),
+                (Trip::Const(c), _) => Trip::Const(c),
+                (_, Trip::Const(x)) => Trip::Upto { most: x, n: n.clone() },
+                _ => Trip::Count(n.clone()),
+            };
+        }
+        let r = self.fresh(name, VarTy::Scalar(CScalar::Int), sp);
+        out.push(Stmt::Assign { var: r, value: self.m().lit_i(0, CScalar::Int), loc });
+        let elem = scalar_of(&a.to);
+        self.each(&trip, true, sp, out, &mut |lw, i, done, body| {
+            let mut step = Vec::new();
+            let x = lw.load(&a, i, true, sp, &mut step)?.pop()?;
+            let y = lw.load(&b, i, true, sp, &mut step)?.pop()?;
+            let (x, y) = (Val { e: x, ty: elem }, Val { e: y, ty: scalar_of(&b.to) });
+            let (bx, by) = (lw.m().to(&x, CScalar::UChar), lw.m().to(&y, CScalar::UChar));
+            let diff = lw.byte_diff(&bx, &by, sp)?;
+            let differ = Expr::binary(crate::ir::BinOp::Ne, bx.e.clone(), by.e.clone());
+            let end = Expr::eq(bx.e.clone(), lw.m().lit_i(0, CScalar::UChar));
+            let stop = Stmt::Assign { var: done, value: Expr::bool(true), loc };
+            step.push(Stmt::If {
+                cond: differ,
+                then_branch: vec![Stmt::Assign { var: r, value: diff, loc }, stop.clone()],
+                else_branch: vec![],
+                loc,
+            });
+            push_if(end, vec![stop.clone()], loc, &mut step);
+            body.extend(step);
+            Some(())
+        })?;
+        Some(CV::S(self.val_of(r)))
+    }
+
+    /// `strcpy(d, s)`: the value is `d`.
+    fn str_cpy(&mut self, args: &[ast::Expr], sp: &Span, out: &mut Vec<Stmt>) -> Option<CV> {
+        let d = self.string("strcpy", 0, &args[0], out)?;
+        let s = self.string("strcpy", 1, &args[1], out)?;
+        if d.to != s.to {
+            self.err("`strcpy` between `char` and `unsigned char` strings", sp, "here");
+            return None;
+        }
+        let len = self.length(&s, sp, out)?;
+        let n = self.arith(BinaryOp::Add, len, self.size_lit(1), sp, None)?;
+        // The walk that found the length bounds the copy's.
+        let trip = match self.string_trip(&s) {
+            Trip::Const(most) => Trip::Upto { most, n: n.clone() },
+            _ => Trip::Count(n.clone()),
+        };
+        self.range_check(&d, &n, sp, out)?;
+        self.overlap_check(&d, &s, &n, sp, out)?;
+        self.copy(&d, &s, &trip, sp, out)?;
+        Some(CV::P(d))
+    }
+}
+
+/// `if (cond) { then }` unless `then` is empty; folded when `cond` is a literal.
+fn push_if(cond: Expr, then: Vec<Stmt>, loc: crate::ir::Loc, out: &mut Vec<Stmt>) {
+    if then.is_empty() {
+        return;
+    }
+    match cond.kind {
+        ExprKind::Bool(true) => out.extend(then),
+        ExprKind::Bool(false) => {}
+        _ => out.push(Stmt::If { cond, then_branch: then, else_branch: vec![], loc }),
+    }
+}
+
+/// The value of an integer literal.
+fn literal(e: &Expr) -> Option<u64> {
+    use num_traits::ToPrimitive;
+    match &e.kind {
+        ExprKind::Int(v) => v.to_u64(),
+        ExprKind::Bv(v) => u64::try_from(*v).ok(),
+        _ => None,
+    }
+}
+
+fn scalar_of(t: &CTy) -> CScalar {
+    match t {
+        CTy::Scalar(s) => *s,
+        _ => CScalar::Char,
+    }
+}
