@@ -410,6 +410,35 @@ pub fn execute(entries: Vec<Entry>, opts: &ExecOptions, root: &Cancel, decide: D
     }
 }
 
+/// The undefined behaviour a C counterexample's ∀ run reaches (its `$ub` site), as the
+/// report's reason: `undefined behaviour in copy a: null dereference at line 7:5`.
+fn undefined_behaviour(
+    view: &crate::ir::c::CView,
+    cex: &crate::verdict::Counterexample,
+) -> Option<String> {
+    use num_traits::ToPrimitive;
+    for run in &cex.copies {
+        if run.quantifier != crate::ir::Quantifier::Forall {
+            continue;
+        }
+        let k = match run.final_state.as_ref()?.get(crate::ir::c::UB_VAR)? {
+            crate::value::Value::Int { value } => value.to_usize()?,
+            crate::value::Value::Bv { value, .. } => usize::try_from(*value).ok()?,
+            _ => continue,
+        };
+        let Some(site) = k.checked_sub(1).and_then(|i| view.ub.get(&run.copy)?.get(i)) else {
+            continue;
+        };
+        let what = if site.kind == "assertion failed" {
+            format!("assertion failed in copy `{}`", run.copy)
+        } else {
+            format!("undefined behaviour in copy `{}`: {}", run.copy, site.kind)
+        };
+        return Some(format!("{what} at line {}:{}", site.line, site.col));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -665,33 +694,4 @@ mod tests {
         assert_eq!(r.stopped, Some(Stop::Interrupted));
         assert_eq!(r.not_run, ["t.fe: fermat"]);
     }
-}
-
-/// The undefined behaviour a C counterexample's ∀ run reaches (its `$ub` site), as the
-/// report's reason: `undefined behaviour in copy a: null dereference at line 7:5`.
-fn undefined_behaviour(
-    view: &crate::ir::c::CView,
-    cex: &crate::verdict::Counterexample,
-) -> Option<String> {
-    use num_traits::ToPrimitive;
-    for run in &cex.copies {
-        if run.quantifier != crate::ir::Quantifier::Forall {
-            continue;
-        }
-        let k = match run.final_state.as_ref()?.get(crate::ir::c::UB_VAR)? {
-            crate::value::Value::Int { value } => value.to_usize()?,
-            crate::value::Value::Bv { value, .. } => usize::try_from(*value).ok()?,
-            _ => continue,
-        };
-        let Some(site) = k.checked_sub(1).and_then(|i| view.ub.get(&run.copy)?.get(i)) else {
-            continue;
-        };
-        let what = if site.kind == "assertion failed" {
-            format!("assertion failed in copy `{}`", run.copy)
-        } else {
-            format!("undefined behaviour in copy `{}`: {}", run.copy, site.kind)
-        };
-        return Some(format!("{what} at line {}:{}", site.line, site.col));
-    }
-    None
 }

@@ -376,11 +376,7 @@ impl Lowerer<'_, '_> {
                     return self.ite_values(cc, va, vb, &e.span);
                 }
                 // Branches with effects: each branch stores its value in one temporary.
-                let Some(joined) =
-                    self.ite_values(Expr::bool(true), va.clone(), vb.clone(), &e.span)
-                else {
-                    return None;
-                };
+                let joined = self.ite_values(Expr::bool(true), va.clone(), vb.clone(), &e.span)?;
                 let ty = joined.ty();
                 let slot = self.fresh_slot("t", &ty, &e.span)?;
                 let place = Place::of_slot(slot.clone());

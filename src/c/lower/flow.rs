@@ -401,11 +401,8 @@ pub(super) fn writes_name(stmts: &[ast::Stmt], name: &str) -> bool {
                 }
                 exprs.push(arg);
             }
-            K::StmtExpr(ss) => {
-                if writes_name(ss, name) {
-                    return true;
-                }
-            }
+            K::StmtExpr(ss) if writes_name(ss, name) => return true,
+            K::StmtExpr(_) => {}
             K::Call(_, args) => exprs.extend(args),
             K::CallPtr(f, args) => {
                 exprs.push(f);

@@ -114,7 +114,7 @@ impl Lowerer<'_, '_> {
             self.err("an allocation of objects of a type without a size", sp, "incomplete type");
             return None;
         };
-        let Some(paths) = self.leaves_of(target, sp) else { return None };
+        let paths = self.leaves_of(target, sp)?;
         let size = Val { e: self.m().lit(&size.into(), CScalar::ULong), ty: CScalar::ULong };
         let count = self.arith(BinaryOp::Div, bytes, size, sp, None)?;
         self.heap_sites += 1;
