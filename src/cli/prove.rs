@@ -108,8 +108,9 @@ pub struct DecideArgs {
     /// its last argument (default: cvc5).
     #[arg(long, value_name = "CMD ARGS")]
     pub solver: Option<String>,
-    /// Refuter: largest loop-unrolling bound (it deepens 1, 2, 4, … up to N). Default: no
-    /// fixed bound, it deepens until the time limit, the path budget or a complete search.
+    /// Refuter: largest loop-unrolling bound (it deepens 1, 2, 4, … up to N); for temporal
+    /// tuples without `observations`, also the longest prefix checked. Default: no fixed
+    /// bound, it deepens until the time limit, the path budget or a complete search.
     #[arg(long, value_name = "N")]
     pub unroll: Option<u32>,
     /// Refuter: largest number of symbolic paths explored at one loop bound.

@@ -86,7 +86,7 @@ fn refute_guarded(tuple: &Tuple, opts: &RefuteOptions, cancel: &Cancel) -> Outco
     let _scope =
         crate::smt::session::engine_scope(cancel, opts.dump_smt.as_ref(), &tuple.name, "refute");
     if tuple.is_reactive() {
-        let mut outcome = crate::refute::temporal::refute(tuple, cancel);
+        let mut outcome = crate::refute::temporal::refute(tuple, opts.max_unroll, cancel);
         recorded(tuple, opts, &mut outcome, cancel);
         return outcome;
     }

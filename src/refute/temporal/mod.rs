@@ -30,16 +30,18 @@ use prefix::{check_prefix, Candidate, Effort, Prefix};
 /// chosen limit) within the time limit.
 pub(crate) const UNROLLS: [u32; 8] = [4, 8, 16, 32, 64, 128, 256, 512];
 
-/// The deepest unrolling bound.
-const DEEPEST: u32 = UNROLLS[UNROLLS.len() - 1];
-
 /// Refutes a reactive tuple: `violated` with a replayed counterexample, `verified` when
 /// the bounded search was exhaustive (no ∀ run reaches the next observation and every
 /// shorter prefix had an ∃ witness), else `unknown`.
-pub fn refute(tuple: &Tuple, cancel: &Cancel) -> Outcome {
+///
+/// `max_unroll` (`--unroll N`) bounds the search so that it ends on its own: loops
+/// unrolled at most N times, and, where the tuple sets no `observations` bound, prefixes
+/// of at most N observations.
+pub fn refute(tuple: &Tuple, max_unroll: Option<u32>, cancel: &Cancel) -> Outcome {
     let start = Instant::now();
     let mut stats = Stats::default();
-    let verdict = search(tuple, Effort::Full, cancel, &mut stats);
+    let bounds = Bounds::new(tuple, max_unroll);
+    let verdict = search(tuple, Effort::Full, &bounds, cancel, &mut stats);
     Outcome { verdict, engine: Engine::Refute, time: start.elapsed(), stats }
 }
 
@@ -54,7 +56,7 @@ pub fn refute_light(tuple: &Tuple, cancel: &Cancel) -> Option<Outcome> {
     }
     let start = Instant::now();
     let mut stats = Stats::default();
-    let verdict = search(tuple, Effort::Light, cancel, &mut stats);
+    let verdict = search(tuple, Effort::Light, &Bounds::new(tuple, None), cancel, &mut stats);
     verdict.is_definitive().then(|| Outcome {
         verdict,
         engine: Engine::Refute,
@@ -73,10 +75,42 @@ fn deepen(p: &Prefix) -> bool {
     )
 }
 
+/// How far the search goes: the unrolling bounds it deepens through and the longest
+/// prefix it checks (`None`: until the time limit).
+struct Bounds {
+    unrolls: Vec<u32>,
+    observations: Option<usize>,
+}
+
+impl Bounds {
+    fn new(tuple: &Tuple, max_unroll: Option<u32>) -> Bounds {
+        let unrolls = match max_unroll {
+            None => UNROLLS.to_vec(),
+            Some(k) => {
+                let mut v: Vec<u32> = UNROLLS.iter().copied().filter(|&u| u < k).collect();
+                v.push(k.max(1));
+                v
+            }
+        };
+        let observations =
+            tuple.observations.map(|b| b as usize).or(max_unroll.map(|k| k.max(1) as usize));
+        Bounds { unrolls, observations }
+    }
+
+    fn deepest(&self) -> u32 {
+        *self.unrolls.last().expect("one unrolling bound at least")
+    }
+}
+
 /// Asks `ask` at growing unrolling bounds until the answer needs no deeper one.
-fn deepening(stats: &mut Stats, cancel: &Cancel, ask: impl Fn(u32) -> Prefix) -> Prefix {
+fn deepening(
+    stats: &mut Stats,
+    bounds: &Bounds,
+    cancel: &Cancel,
+    ask: impl Fn(u32) -> Prefix,
+) -> Prefix {
     let mut last = None;
-    for unroll in UNROLLS {
+    for &unroll in &bounds.unrolls {
         stats.queries += 1;
         let p = ask(unroll);
         let again = deepen(&p);
@@ -88,8 +122,15 @@ fn deepening(stats: &mut Stats, cancel: &Cancel, ask: impl Fn(u32) -> Prefix) ->
     last.expect("one unrolling bound at least")
 }
 
-fn search(tuple: &Tuple, effort: Effort, cancel: &Cancel, stats: &mut Stats) -> Verdict {
-    let bound = tuple.observations.map(|b| b as usize);
+fn search(
+    tuple: &Tuple,
+    effort: Effort,
+    bounds: &Bounds,
+    cancel: &Cancel,
+    stats: &mut Stats,
+) -> Verdict {
+    let bound = bounds.observations;
+    let deepest = bounds.deepest();
     // Indices at which the answer was not exhaustive, with why.
     let mut gaps: Vec<String> = Vec::new();
     let mut n = 1;
@@ -100,7 +141,9 @@ fn search(tuple: &Tuple, effort: Effort, cancel: &Cancel, stats: &mut Stats) -> 
         if cancel.is_cancelled() {
             return unknown(tuple, n - 1, &gaps, "the time limit was reached");
         }
-        match deepening(stats, cancel, |unroll| check_prefix(tuple, n, unroll, effort, cancel)) {
+        match deepening(stats, bounds, cancel, |unroll| {
+            check_prefix(tuple, n, unroll, effort, cancel)
+        }) {
             Prefix::Found(cand) => {
                 return match replay::replay(tuple, &cand, cancel) {
                     Ok(()) => Verdict::Violated { counterexample: counterexample(tuple, &cand) },
@@ -112,15 +155,15 @@ fn search(tuple: &Tuple, effort: Effort, cancel: &Cancel, stats: &mut Stats) -> 
             }
             Prefix::None { forall_truncated } => {
                 if forall_truncated {
-                    gaps.push(format!("{n} (∀ loops cut after {DEEPEST} iterations)"));
+                    gaps.push(format!("{n} (∀ loops cut after {deepest} iterations)"));
                 }
             }
             Prefix::NoForallPrefix { truncated: false } => return no_forall_run(n, &gaps, stats),
             Prefix::NoForallPrefix { truncated: true } => {
-                gaps.push(format!("{n} (∀ loops cut after {DEEPEST} iterations)"));
+                gaps.push(format!("{n} (∀ loops cut after {deepest} iterations)"));
             }
             Prefix::ExistsUnbounded => gaps.push(format!(
-                "{n} (an ∃ copy may loop more than {DEEPEST} times without observing)"
+                "{n} (an ∃ copy may loop more than {deepest} times without observing)"
             )),
             Prefix::Unknown(why) => {
                 if cancel.is_cancelled() {
@@ -135,7 +178,9 @@ fn search(tuple: &Tuple, effort: Effort, cancel: &Cancel, stats: &mut Stats) -> 
     // run reaches the next one, nothing remains to check at any index: a proof.
     if gaps.is_empty() {
         if let Prefix::NoForallPrefix { truncated: false } =
-            deepening(stats, cancel, |unroll| prefix::forall_reaches(tuple, n, unroll, cancel))
+            deepening(stats, bounds, cancel, |unroll| {
+                prefix::forall_reaches(tuple, n, unroll, cancel)
+            })
         {
             return no_forall_run(n, &gaps, stats);
         }

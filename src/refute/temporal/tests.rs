@@ -53,7 +53,7 @@ fn always(mut t: Tuple, bound: u32) -> Tuple {
 }
 
 fn run(t: &Tuple) -> Verdict {
-    refute(t, &Cancel::new().with_timeout(Duration::from_secs(60))).verdict
+    refute(t, None, &Cancel::new().with_timeout(Duration::from_secs(60))).verdict
 }
 
 #[test]
@@ -74,6 +74,29 @@ fn od_counter_is_never_violated() {
                 reason.to_string().contains("no violation with up to 4 observations"),
                 "{reason}"
             )
+        }
+        v => panic!("expected unknown, got {v:?}"),
+    }
+}
+
+/// `--unroll N` ends the search on a tuple without an `observations` bound: prefixes of
+/// at most N observations (without it, only the time limit does).
+#[test]
+fn an_unrolling_bound_also_bounds_the_prefixes() {
+    let (p, q) = (counter(), counter());
+    let mut t = tuple(
+        &[("a", &p, Quantifier::Forall), ("c", &q, Quantifier::Exists)],
+        |v| eq(v("a", "x"), v("c", "x")),
+        |v| eq(v("a", "y"), v("c", "y")),
+    );
+    t.kind = PropertyKind::Always;
+    assert!(t.is_reactive() && t.observations.is_none());
+    let out = refute(&t, Some(3), &Cancel::new().with_timeout(Duration::from_secs(600)));
+    match out.verdict {
+        Verdict::Unknown { reason } => {
+            let text = reason.to_string();
+            assert!(text.contains("no violation with up to 3 observations"), "{text}");
+            assert!(!text.contains("time limit"), "{text}");
         }
         v => panic!("expected unknown, got {v:?}"),
     }

@@ -103,8 +103,26 @@ fn first_failure(tuple: &Tuple, bound: u32) -> Option<usize> {
 /// matching prefix of `c` (φ at every index 1..n), from `init`.
 fn failure_from(tuple: &Tuple, init: &[Value], bound: u32) -> Option<usize> {
     let (a, c) = (0, 1);
-    let a_runs = observations(tuple, a, init, bound);
-    let c_runs = observations(tuple, c, init, bound);
+    // Observation rows interned: runs are id sequences and φ is evaluated once per
+    // pair of distinct rows (thousands of runs share a few dozen rows).
+    let mut ids: std::collections::HashMap<Vec<Value>, usize> = Default::default();
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    let mut intern = |runs: Vec<Vec<Vec<Value>>>| -> Vec<Vec<usize>> {
+        runs.into_iter()
+            .map(|run| {
+                run.into_iter()
+                    .map(|row| {
+                        *ids.entry(row.clone()).or_insert_with(|| {
+                            rows.push(row);
+                            rows.len() - 1
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let a_runs = intern(observations(tuple, a, init, bound));
+    let c_runs = intern(observations(tuple, c, init, bound));
     let phi_at = |ra: &[Value], rc: &[Value]| {
         let mut state = init.to_vec();
         for (k, v) in tuple.copies[a].vars.iter().enumerate() {
@@ -115,23 +133,18 @@ fn failure_from(tuple: &Tuple, init: &[Value], bound: u32) -> Option<usize> {
         }
         forex::interp::eval_bool(&tuple.post, &state) == Ok(true)
     };
-    // Few distinct rows: φ is evaluated once per pair.
-    let memo = std::cell::RefCell::new(std::collections::HashMap::new());
-    let phi = |ra: &[Value], rc: &[Value]| {
-        let key = (ra.to_vec(), rc.to_vec());
-        if let Some(b) = memo.borrow().get(&key) {
-            return *b;
-        }
-        let b = phi_at(ra, rc);
-        memo.borrow_mut().insert(key, b);
-        b
+    let mut memo: Vec<Option<bool>> = vec![None; rows.len() * rows.len()];
+    let mut phi = |x: usize, y: usize| {
+        *memo[x * rows.len() + y].get_or_insert_with(|| phi_at(&rows[x], &rows[y]))
     };
     let mut first = None;
     for ra in &a_runs {
-        for n in 1..=ra.len() {
-            let matched =
-                c_runs.iter().any(|rc| rc.len() >= n && (0..n).all(|i| phi(&ra[i], &rc[i])));
-            if !matched {
+        // The ∃ runs that match `ra`'s first n observations, narrowed as n grows.
+        let mut alive: Vec<&Vec<usize>> = c_runs.iter().collect();
+        for (i, &x) in ra.iter().enumerate() {
+            alive.retain(|rc| rc.len() > i && phi(x, rc[i]));
+            if alive.is_empty() {
+                let n = i + 1;
                 first = Some(first.map_or(n, |f: usize| f.min(n)));
                 break;
             }
