@@ -7,16 +7,19 @@
 //! `forall new; exists old`, every run of the new version matched by one of the old).
 //! The engines then decide it as they decide any tuple; nothing here proves anything.
 //!
-//! Inputs and outputs come from what the versions say they are: for C, parameters by
-//! position (array contents included) and the tables of library functions both call;
-//! the returned value and every array parameter either version writes. A `.fe` program
+//! Inputs and outputs come from what the versions say they are: for C (`c_interface`),
+//! parameters by position (array contents, struct members, pointers' `NULL`-ness and
+//! pointees), the globals both use and the tables of library functions both call; the
+//! returned value, the arrays and pointees of parameters and the globals either version
+//! writes. Pointer values themselves (object tags) name objects of one version each, so
+//! they are compared only by whether they are `NULL`. A `.fe` program
 //! has no declared interface, so its variables of the same name and type in both versions
 //! are both inputs and outputs unless `--in`/`--out` say otherwise.
 
 use crate::frontend::Version;
-use crate::ir::c::{CType, CView};
+use crate::ir::c::{CFunction, CGlobal, CPointee, CType, CView};
 use crate::ir::{self, Expr, Loc, Program, Quantifier, Tuple, VarId};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// Names in the old and the new version that correspond: `x` (the same in both) or
 /// `old_name=new_name`.
@@ -178,6 +181,29 @@ struct Copies {
     new: usize,
 }
 
+/// Which copy of the pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Old,
+    New,
+}
+
+/// What a pair compares: `inputs` equal at the start, `outputs` equal at the end; the
+/// library tables both call (`shared`, equal inputs); pointer parameters NULL in both
+/// versions or in neither (`nulls`: their object tags, which name objects of one version
+/// each); per copy, each pointer parameter's start (`NULL` or its own object's first
+/// element); and the globals a copy's function does not use that the other writes, made
+/// variables of that copy (which leaves them unchanged).
+#[derive(Default)]
+struct Interface {
+    inputs: Vec<NamePair>,
+    outputs: Vec<NamePair>,
+    shared: Vec<NamePair>,
+    nulls: Vec<NamePair>,
+    shapes: Vec<(Side, CPointee)>,
+    added: Vec<(Side, String)>,
+}
+
 fn tuple(
     old: &Version,
     po: &Program,
@@ -186,6 +212,22 @@ fn tuple(
     name: &NamePair,
     opts: &EquivOptions,
 ) -> Result<Tuple, String> {
+    let iface =
+        if old.c { c_interface(old, po, new, pn, name, opts)? } else { fe_interface(po, pn, opts) };
+    // A global one version's function does not use: a variable of that copy, unchanged.
+    let (mut po, mut pn) = (po.clone(), pn.clone());
+    for (side, var) in &iface.added {
+        let (this, other) = match side {
+            Side::Old => (&mut po, &pn),
+            Side::New => (&mut pn, &po),
+        };
+        if let Some(d) = other.var_by_name(var).map(|v| other.vars[v.index()].clone()) {
+            if this.var_by_name(var).is_none() {
+                this.vars.push(ir::VarDecl { loc: this.loc, ..d });
+            }
+        }
+    }
+    let (po, pn) = (&po, &pn);
     let mut t = Tuple::empty(name.display(), new.name.clone(), pn.loc);
     let ix = if opts.refines {
         let new_ix = t.add_copy("new", pn, Quantifier::Forall);
@@ -196,9 +238,7 @@ fn tuple(
     };
     t.copies[ix.old].file = Some(old.name.clone());
     t.copies[ix.new].file = Some(new.name.clone());
-    let (inputs, outputs, shared) =
-        if old.c { c_interface(old, po, new, pn, name, opts)? } else { fe_interface(po, pn, opts) };
-    let eq = |t: &Tuple, p: &NamePair, what: &str| -> Result<Expr, String> {
+    let pair_vars = |t: &Tuple, p: &NamePair, what: &str| -> Result<(Expr, Expr), String> {
         let var = |copy: usize, v: &Version, f: &str, n: &str| {
             t.copy_var(copy, n).ok_or_else(|| {
                 let vars = t.copies[copy]
@@ -221,12 +261,25 @@ fn tuple(
                 p.old, old.name, p.new, new.name
             ));
         }
-        // `same`: floats equal bit for bit (C's `==` would pair -0.0 with 0.0).
-        Ok(Expr::same(Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
+        Ok((Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
     };
-    let pre: Vec<Expr> =
-        inputs.iter().chain(&shared).map(|p| eq(&t, p, "input")).collect::<Result<_, _>>()?;
-    let post: Vec<Expr> = outputs.iter().map(|p| eq(&t, p, "output")).collect::<Result<_, _>>()?;
+    // `same`: floats equal bit for bit (C's `==` would pair -0.0 with 0.0).
+    let eq = |t: &Tuple, p: &NamePair, what: &str| -> Result<Expr, String> {
+        pair_vars(t, p, what).map(|(a, b)| Expr::same(a, b))
+    };
+    let mut pre: Vec<Expr> = iface
+        .inputs
+        .iter()
+        .chain(&iface.shared)
+        .map(|p| eq(&t, p, "input"))
+        .collect::<Result<_, _>>()?;
+    for p in &iface.nulls {
+        let (a, b) = pair_vars(&t, p, "input")?;
+        let (za, zb) = (lit(&a.ty, 0), lit(&b.ty, 0));
+        pre.push(Expr::eq(Expr::eq(a, za), Expr::eq(b, zb)));
+    }
+    let post: Vec<Expr> =
+        iface.outputs.iter().map(|p| eq(&t, p, "output")).collect::<Result<_, _>>()?;
     // Equal inputs that neither version writes stay equal: invariant candidates (the
     // prover checks them like any other).
     if ir::has_loop(&t.copies.iter().flat_map(|c| c.body.clone()).collect::<Vec<_>>()) {
@@ -240,32 +293,61 @@ fn tuple(
             }
         }
     }
+    // Each pointer parameter starts `NULL` or at its own object's first element (the
+    // lowered program sets it so from any value: this only keeps reports readable).
+    for (side, ptr) in &iface.shapes {
+        let k = if *side == Side::Old { ix.old } else { ix.new };
+        let (Some(tag), Some(off)) = (t.copy_var(k, &ptr.tag_var), t.copy_var(k, &ptr.off_var))
+        else {
+            continue;
+        };
+        let (tt, to) = (t.var(tag).ty.clone(), t.var(off).ty.clone());
+        let tag = Expr::var(tag, tt.clone());
+        let null = Expr::eq(tag.clone(), lit(&tt, 0));
+        let own = Expr::eq(tag, lit(&tt, ptr.object.into()));
+        pre.push(Expr::binary(ir::BinOp::Or, null, own));
+        pre.push(Expr::eq(Expr::var(off, to.clone()), lit(&to, 0)));
+    }
     // A run of either version that reaches undefined behaviour (a C program's `$ub`
     // ghost variable set) breaks the pair (LANGUAGE.md "forex equiv").
     let mut post = post;
     for k in [ix.old, ix.new] {
         if let Some(v) = t.copy_var(k, crate::ir::c::UB_VAR) {
             let ty = t.var(v).ty.clone();
-            let zero = match &ty {
-                ir::Type::Bv(w) => Expr { kind: ir::ExprKind::Bv(0), ty: ir::Type::Bv(*w) },
-                _ => Expr::int(0),
-            };
-            post.push(Expr::eq(Expr::var(v, ty), zero));
+            post.push(Expr::eq(Expr::var(v, ty.clone()), lit(&ty, 0)));
         }
     }
     t.pre = Expr::and_all(pre);
     t.post = Expr::and_all(post);
     if let (Some(io), Some(inew)) = (&old.module.c, &new.module.c) {
-        let mut copies = BTreeMap::new();
-        copies.insert("old".to_string(), io.views.get(&name.old).cloned().unwrap_or_default());
-        copies.insert("new".to_string(), inew.views.get(&name.new).cloned().unwrap_or_default());
-        t.c_view =
-            Some(std::sync::Arc::new(CView { model: inew.model, copies, ..CView::default() }));
+        let mut view = CView { model: inew.model, ..CView::default() };
+        for (copy, info, f) in [("old", io, &name.old), ("new", inew, &name.new)] {
+            view.copies.insert(copy.to_string(), info.views.get(f).cloned().unwrap_or_default());
+            if let Some(cf) = info.function(f) {
+                view.ub.insert(copy.to_string(), cf.ub.clone());
+                view.objects.insert(copy.to_string(), cf.objects.clone());
+            }
+        }
+        // A global added to a copy is shown there as in the copy that uses it.
+        for (side, var) in &iface.added {
+            let (this, other) = if *side == Side::Old { ("old", "new") } else { ("new", "old") };
+            let ty = view.copies.get(other).and_then(|c| c.get(var)).cloned();
+            if let (Some(ty), Some(c)) = (ty, view.copies.get_mut(this)) {
+                c.entry(var.clone()).or_insert(ty);
+            }
+        }
+        t.c_view = Some(std::sync::Arc::new(view));
     }
     Ok(t)
 }
 
-type Interface = (Vec<NamePair>, Vec<NamePair>, Vec<NamePair>);
+/// The literal `n` of an integer type (a bit-vector or a mathematical integer).
+fn lit(ty: &ir::Type, n: i64) -> Expr {
+    match ty {
+        ir::Type::Bv(w) => Expr { kind: ir::ExprKind::Bv(n as u128), ty: ir::Type::Bv(*w) },
+        _ => Expr::int(n),
+    }
+}
 
 /// `.fe`: the variables of one name and type in both programs, unless `--in`/`--out`.
 fn fe_interface(po: &Program, pn: &Program, opts: &EquivOptions) -> Interface {
@@ -277,11 +359,15 @@ fn fe_interface(po: &Program, pn: &Program, opts: &EquivOptions) -> Interface {
         .collect();
     let inputs = opts.inputs.clone().unwrap_or_else(|| common.clone());
     let outputs = opts.outputs.clone().unwrap_or(common);
-    (inputs, outputs, Vec::new())
+    Interface { inputs, outputs, ..Interface::default() }
 }
 
-/// C: parameters by position, tables of library functions both call (always equal: the
-/// same library), the returned value and the arrays either version writes.
+/// C (LANGUAGE.md "forex equiv"): the inputs are the parameters by position (a struct's
+/// members, an array's contents, whether a pointer is `NULL` and what its own object holds),
+/// the globals and static locals both versions' functions use, and the tables of the
+/// library functions both call (the same library); the outputs are the returned value
+/// (every member of a struct), the arrays and pointees of parameters either version
+/// writes, and the globals either version writes.
 fn c_interface(
     old: &Version,
     po: &Program,
@@ -296,8 +382,27 @@ fn c_interface(
     let (Some(fo), Some(fnew)) = (io.function(&name.old), inew.function(&name.new)) else {
         return Err(format!("`{}` is not a C function of both versions", name.display()));
     };
-    let inputs = match &opts.inputs {
-        Some(list) => list.clone(),
+    let mut iface = Interface::default();
+    // Not under --in: a user's `--in p` equates raw tags, which a start in each version's
+    // own object would then force to `NULL` (the two objects' tags may differ).
+    let sides =
+        if opts.inputs.is_none() { vec![(Side::Old, fo), (Side::New, fnew)] } else { vec![] };
+    for (side, f) in sides {
+        for p in &f.params {
+            if let Some(ptr) = &p.pointee {
+                iface.shapes.push((side, ptr.clone()));
+            }
+        }
+    }
+    let (wo, wn) = (written(po), written(pn));
+    let pointers = |what: String, ty: &str, flag: &str| {
+        format!(
+            "{what} is {ty}, which holds pointers: their targets are objects of one version \
+             each, which forex equiv does not match by default; say what to compare with {flag}"
+        )
+    };
+    match &opts.inputs {
+        Some(list) => iface.inputs = list.clone(),
         None => {
             if fo.params.len() != fnew.params.len() {
                 return Err(format!(
@@ -311,45 +416,68 @@ fn c_interface(
                     new.name
                 ));
             }
-            let mut list = Vec::new();
             for (a, b) in fo.params.iter().zip(&fnew.params) {
                 if a.ty != b.ty {
                     return Err(format!(
                         "parameter `{}` of `{}` is {} in {} but `{}` is {} in {}: say how the \
                          inputs correspond with --in",
-                        a.name,
-                        fo.name,
-                        c_type(&a.ty),
-                        old.name,
-                        b.name,
-                        c_type(&b.ty),
-                        new.name
+                        a.name, fo.name, a.ty, old.name, b.name, b.ty, new.name
                     ));
                 }
-                list.push(NamePair { old: a.var.clone(), new: b.var.clone() });
-            }
-            list
-        }
-    };
-    let outputs = match &opts.outputs {
-        Some(list) => list.clone(),
-        None => {
-            let mut list = Vec::new();
-            match (&fo.ret_var, &fnew.ret_var) {
-                (Some(a), Some(b)) => {
-                    if fo.ret != fnew.ret {
-                        return Err(format!(
-                            "`{}` returns {} in {} and {} in {}",
-                            name.display(),
-                            c_type(&fo.ret),
-                            old.name,
-                            c_type(&fnew.ret),
-                            new.name
-                        ));
-                    }
-                    list.push(NamePair { old: a.clone(), new: b.clone() })
+                if a.nested_pointers || b.nested_pointers {
+                    let what = format!("parameter `{}` of `{}`", a.name, fo.name);
+                    return Err(pointers(what, &a.ty.c_name(), "--in and --out"));
                 }
-                (None, None) => {}
+                let what = || format!("parameter `{}` of `{}` ({})", a.name, fo.name, a.ty);
+                match (&a.pointee, &b.pointee) {
+                    (Some(x), Some(y)) => {
+                        iface
+                            .nulls
+                            .push(NamePair { old: x.tag_var.clone(), new: y.tag_var.clone() });
+                        iface.inputs.extend(leaf_pairs(&x.leaves, &y.leaves, what)?);
+                    }
+                    // `void *`: only whether it is `NULL`.
+                    _ if matches!(a.ty, CType::Pointer(_)) => {
+                        iface.nulls.push(NamePair { old: a.var.clone(), new: b.var.clone() })
+                    }
+                    _ => iface.inputs.extend(leaf_pairs(&a.inputs, &b.inputs, what)?),
+                }
+            }
+            for g in &fo.globals {
+                let Some(h) = fnew.globals.iter().find(|h| h.name == g.name) else { continue };
+                global_types(g, &h.ty, old, new)?;
+                if g.pointers || h.pointers {
+                    let what = format!("the global `{}`", g.name);
+                    return Err(pointers(what, &g.ty, "--in and --out"));
+                }
+                let what = || format!("the global `{}` ({})", g.name, g.ty);
+                iface.inputs.extend(leaf_pairs(&g.leaves, &h.leaves, what)?);
+            }
+        }
+    }
+    match &opts.outputs {
+        Some(list) => iface.outputs = list.clone(),
+        None => {
+            if fo.ret != fnew.ret && fo.ret != CType::Void && fnew.ret != CType::Void {
+                return Err(format!(
+                    "`{}` returns {} in {} and {} in {}",
+                    name.display(),
+                    fo.ret,
+                    old.name,
+                    fnew.ret,
+                    new.name
+                ));
+            }
+            match (fo.ret_leaves.is_empty(), fnew.ret_leaves.is_empty()) {
+                (false, false) => {
+                    if matches!(fo.ret, CType::Pointer(_)) || fo.ret_pointers || fnew.ret_pointers {
+                        let what = format!("the result of `{}`", name.display());
+                        return Err(pointers(what, &fo.ret.c_name(), "--out"));
+                    }
+                    let what = || format!("the result of `{}` ({})", name.display(), fo.ret);
+                    iface.outputs.extend(leaf_pairs(&fo.ret_leaves, &fnew.ret_leaves, what)?);
+                }
+                (true, true) => {}
                 _ => {
                     return Err(format!(
                         "`{}` returns a value in one version only (say what to compare with \
@@ -358,40 +486,147 @@ fn c_interface(
                     ))
                 }
             }
-            let (wo, wn) = (written(po), written(pn));
-            for (a, b) in fo.params.iter().zip(&fnew.params) {
-                let array = matches!(a.ty, CType::Array { .. });
-                if array && (wo.contains(a.var.as_str()) || wn.contains(b.var.as_str())) {
-                    list.push(NamePair { old: a.var.clone(), new: b.var.clone() });
+            for (a, b) in fo.params.iter().zip(&fnew.params).filter(|(a, b)| a.ty == b.ty) {
+                let either = |x: &str, y: &str| wo.contains(x) || wn.contains(y);
+                if matches!(a.ty, CType::Array { .. }) && either(&a.var, &b.var) {
+                    iface.outputs.push(NamePair { old: a.var.clone(), new: b.var.clone() });
+                }
+                if let (Some(x), Some(y)) = (&a.pointee, &b.pointee) {
+                    let what = || format!("parameter `{}` of `{}` ({})", a.name, fo.name, a.ty);
+                    let pairs = leaf_pairs(&x.leaves, &y.leaves, what)?;
+                    iface.outputs.extend(pairs.into_iter().filter(|p| either(&p.old, &p.new)));
                 }
             }
-            list
+            written_globals(&mut iface, old, fo, &wo, new, fnew, &wn, opts.inputs.is_none())?;
         }
-    };
+    }
     // Library tables: the same library in both versions.
-    let mut shared = Vec::new();
     for lib in &inew.libraries {
         if let crate::ir::c::LibraryModel::Uninterpreted { var } = &lib.model {
             let in_old = io.libraries.iter().any(|l| l.name == lib.name && l.model == lib.model);
             if in_old && po.var_by_name(var).is_some() && pn.var_by_name(var).is_some() {
-                shared.push(NamePair { old: var.clone(), new: var.clone() });
+                iface.shared.push(NamePair { old: var.clone(), new: var.clone() });
             }
         }
     }
-    Ok((inputs, outputs, shared))
+    Ok(iface)
+}
+
+/// The globals either version writes: outputs. One that the other version's function
+/// does not use but its file declares stays unchanged there (a variable of that copy,
+/// equal at the start when the inputs are the default ones); one the other file does not
+/// have at all cannot be compared.
+#[allow(clippy::too_many_arguments)]
+fn written_globals(
+    iface: &mut Interface,
+    old: &Version,
+    fo: &CFunction,
+    wo: &HashSet<&str>,
+    new: &Version,
+    fnew: &CFunction,
+    wn: &HashSet<&str>,
+    default_inputs: bool,
+) -> Result<(), String> {
+    let writes = |g: &CGlobal, w: &HashSet<&str>| g.leaves.iter().any(|l| w.contains(l.as_str()));
+    let mut seen: HashSet<&str> = HashSet::new();
+    let sides = [(fo, wo, old, fnew, new, Side::New), (fnew, wn, new, fo, old, Side::Old)];
+    for (f, w, v, other_f, other, other_side) in sides {
+        for g in f.globals.iter().filter(|g| writes(g, w)) {
+            if !seen.insert(g.name.as_str()) {
+                continue;
+            }
+            let what = || format!("the global `{}` ({})", g.name, g.ty);
+            if let Some(h) = other_f.globals.iter().find(|h| h.name == g.name) {
+                let (a, b) = if other_side == Side::New { (g, h) } else { (h, g) };
+                global_types(a, &b.ty, old, new)?;
+                if g.pointers || h.pointers {
+                    let what = format!("the global `{}`", g.name);
+                    return Err(format!(
+                        "{what} is {}, which holds pointers: their targets are objects of one \
+                         version each, which forex equiv does not match by default; say what \
+                         to compare with --in and --out",
+                        g.ty
+                    ));
+                }
+                let pairs = if other_side == Side::New {
+                    leaf_pairs(&g.leaves, &h.leaves, what)?
+                } else {
+                    leaf_pairs(&h.leaves, &g.leaves, what)?
+                };
+                iface.outputs.extend(pairs);
+                continue;
+            }
+            // Declared in the other file but not used by its function: unchanged there.
+            let declared =
+                other.module.c.as_ref().and_then(|i| i.globals.iter().find(|h| h.name == g.name));
+            let Some(h) = declared else {
+                return Err(format!(
+                    "`{}` writes the global `{}` in {}, which {} does not have: say what to \
+                     compare with --out",
+                    f.name, g.name, v.name, other.name
+                ));
+            };
+            if h.ty != g.ty {
+                let (a, b) = if other_side == Side::New { (g, h) } else { (h, g) };
+                global_types(a, &b.ty, old, new)?;
+            }
+            if g.pointers {
+                return Err(format!(
+                    "the global `{}` is {}, which holds pointers: their targets are objects of \
+                     one version each, which forex equiv does not match by default; say what \
+                     to compare with --out",
+                    g.name, g.ty
+                ));
+            }
+            for leaf in &g.leaves {
+                iface.added.push((other_side, leaf.clone()));
+                let p = NamePair { old: leaf.clone(), new: leaf.clone() };
+                if default_inputs {
+                    iface.inputs.push(p.clone());
+                }
+                iface.outputs.push(p);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A global of the old version (`a`) and the new one's type: the same C type.
+fn global_types(a: &CGlobal, b_ty: &str, old: &Version, new: &Version) -> Result<(), String> {
+    if a.ty == b_ty {
+        return Ok(());
+    }
+    Err(format!(
+        "the global `{}` is {} in {} and {} in {}: say how the versions correspond with --in \
+         and --out",
+        a.name, a.ty, old.name, b_ty, new.name
+    ))
+}
+
+/// The leaves of one value in both versions, by position (`s.a` with `t.a`, `*p` with
+/// `*q`); `what` names the value when the layouts differ (a struct's members changed).
+fn leaf_pairs(
+    a: &[String],
+    b: &[String],
+    what: impl Fn() -> String,
+) -> Result<Vec<NamePair>, String> {
+    if a.len() != b.len() {
+        return Err(format!(
+            "{} has {} part(s) in the old version ({}) and {} in the new one ({}): say what to \
+             compare with --in and --out",
+            what(),
+            a.len(),
+            a.join(", "),
+            b.len(),
+            b.join(", ")
+        ));
+    }
+    Ok(a.iter().zip(b).map(|(x, y)| NamePair { old: x.clone(), new: y.clone() }).collect())
 }
 
 /// Names of the variables a program may write.
 fn written(p: &Program) -> HashSet<&str> {
     ir::modified_vars(&p.body).into_iter().map(|v| p.vars[v.index()].name.as_str()).collect()
-}
-
-fn c_type(t: &CType) -> String {
-    match t {
-        CType::Void => "void".into(),
-        CType::Scalar(s) => s.c_name().into(),
-        CType::Array { elem, dims } => format!("{}{}", elem.c_name(), "[]".repeat(*dims as usize)),
-    }
 }
 
 #[cfg(test)]
