@@ -7,16 +7,21 @@
 //! `forall new; exists old`, every run of the new version matched by one of the old).
 //! The engines then decide it as they decide any tuple; nothing here proves anything.
 //!
-//! Inputs and outputs come from what the versions say they are: for C, parameters by
-//! position (array contents included) and the tables of library functions both call;
-//! the returned value and every array parameter either version writes. A `.fe` program
+//! Inputs and outputs come from what the versions say they are: for C (`c_interface`),
+//! parameters by position (array contents, struct members, pointers' `NULL`-ness and
+//! pointees), the globals both use and the tables of library functions both call; the
+//! returned value, the arrays and pointees of parameters and the globals either version
+//! writes. Pointer values themselves (object tags) name objects of one version each, so
+//! they are compared only by whether they are `NULL`. A `.fe` program
 //! has no declared interface, so its variables of the same name and type in both versions
 //! are both inputs and outputs unless `--in`/`--out` say otherwise.
 
+mod c;
+
 use crate::frontend::Version;
-use crate::ir::c::{CType, CView};
+use crate::ir::c::{CPointee, CView};
 use crate::ir::{self, Expr, Loc, Program, Quantifier, Tuple, VarId};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// Names in the old and the new version that correspond: `x` (the same in both) or
 /// `old_name=new_name`.
@@ -178,6 +183,29 @@ struct Copies {
     new: usize,
 }
 
+/// Which copy of the pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Old,
+    New,
+}
+
+/// What a pair compares: `inputs` equal at the start, `outputs` equal at the end; the
+/// library tables both call (`shared`, equal inputs); pointer parameters NULL in both
+/// versions or in neither (`nulls`: their object tags, which name objects of one version
+/// each); per copy, each pointer parameter's start (`NULL` or its own object's first
+/// element); and the globals a copy's function does not use that the other writes, made
+/// variables of that copy (which leaves them unchanged).
+#[derive(Default)]
+struct Interface {
+    inputs: Vec<NamePair>,
+    outputs: Vec<NamePair>,
+    shared: Vec<NamePair>,
+    nulls: Vec<NamePair>,
+    shapes: Vec<(Side, CPointee)>,
+    added: Vec<(Side, String)>,
+}
+
 fn tuple(
     old: &Version,
     po: &Program,
@@ -186,6 +214,25 @@ fn tuple(
     name: &NamePair,
     opts: &EquivOptions,
 ) -> Result<Tuple, String> {
+    let iface = if old.c {
+        c::interface(old, po, new, pn, name, opts)?
+    } else {
+        fe_interface(po, pn, opts)
+    };
+    // A global one version's function does not use: a variable of that copy, unchanged.
+    let (mut po, mut pn) = (po.clone(), pn.clone());
+    for (side, var) in &iface.added {
+        let (this, other) = match side {
+            Side::Old => (&mut po, &pn),
+            Side::New => (&mut pn, &po),
+        };
+        if let Some(d) = other.var_by_name(var).map(|v| other.vars[v.index()].clone()) {
+            if this.var_by_name(var).is_none() {
+                this.vars.push(ir::VarDecl { loc: this.loc, ..d });
+            }
+        }
+    }
+    let (po, pn) = (&po, &pn);
     let mut t = Tuple::empty(name.display(), new.name.clone(), pn.loc);
     let ix = if opts.refines {
         let new_ix = t.add_copy("new", pn, Quantifier::Forall);
@@ -196,9 +243,7 @@ fn tuple(
     };
     t.copies[ix.old].file = Some(old.name.clone());
     t.copies[ix.new].file = Some(new.name.clone());
-    let (inputs, outputs, shared) =
-        if old.c { c_interface(old, po, new, pn, name, opts)? } else { fe_interface(po, pn, opts) };
-    let eq = |t: &Tuple, p: &NamePair, what: &str| -> Result<Expr, String> {
+    let pair_vars = |t: &Tuple, p: &NamePair, what: &str| -> Result<(Expr, Expr), String> {
         let var = |copy: usize, v: &Version, f: &str, n: &str| {
             t.copy_var(copy, n).ok_or_else(|| {
                 let vars = t.copies[copy]
@@ -221,12 +266,25 @@ fn tuple(
                 p.old, old.name, p.new, new.name
             ));
         }
-        // `same`: floats equal bit for bit (C's `==` would pair -0.0 with 0.0).
-        Ok(Expr::same(Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
+        Ok((Expr::var(a, ta.clone()), Expr::var(b, tb.clone())))
     };
-    let pre: Vec<Expr> =
-        inputs.iter().chain(&shared).map(|p| eq(&t, p, "input")).collect::<Result<_, _>>()?;
-    let post: Vec<Expr> = outputs.iter().map(|p| eq(&t, p, "output")).collect::<Result<_, _>>()?;
+    // `same`: floats equal bit for bit (C's `==` would pair -0.0 with 0.0).
+    let eq = |t: &Tuple, p: &NamePair, what: &str| -> Result<Expr, String> {
+        pair_vars(t, p, what).map(|(a, b)| Expr::same(a, b))
+    };
+    let mut pre: Vec<Expr> = iface
+        .inputs
+        .iter()
+        .chain(&iface.shared)
+        .map(|p| eq(&t, p, "input"))
+        .collect::<Result<_, _>>()?;
+    for p in &iface.nulls {
+        let (a, b) = pair_vars(&t, p, "input")?;
+        let (za, zb) = (lit(&a.ty, 0), lit(&b.ty, 0));
+        pre.push(Expr::eq(Expr::eq(a, za), Expr::eq(b, zb)));
+    }
+    let post: Vec<Expr> =
+        iface.outputs.iter().map(|p| eq(&t, p, "output")).collect::<Result<_, _>>()?;
     // Equal inputs that neither version writes stay equal: invariant candidates (the
     // prover checks them like any other).
     if ir::has_loop(&t.copies.iter().flat_map(|c| c.body.clone()).collect::<Vec<_>>()) {
@@ -240,32 +298,61 @@ fn tuple(
             }
         }
     }
+    // Each pointer parameter starts `NULL` or at its own object's first element (the
+    // lowered program sets it so from any value: this only keeps reports readable).
+    for (side, ptr) in &iface.shapes {
+        let k = if *side == Side::Old { ix.old } else { ix.new };
+        let (Some(tag), Some(off)) = (t.copy_var(k, &ptr.tag_var), t.copy_var(k, &ptr.off_var))
+        else {
+            continue;
+        };
+        let (tt, to) = (t.var(tag).ty.clone(), t.var(off).ty.clone());
+        let tag = Expr::var(tag, tt.clone());
+        let null = Expr::eq(tag.clone(), lit(&tt, 0));
+        let own = Expr::eq(tag, lit(&tt, ptr.object.into()));
+        pre.push(Expr::binary(ir::BinOp::Or, null, own));
+        pre.push(Expr::eq(Expr::var(off, to.clone()), lit(&to, 0)));
+    }
     // A run of either version that reaches undefined behaviour (a C program's `$ub`
     // ghost variable set) breaks the pair (LANGUAGE.md "forex equiv").
     let mut post = post;
     for k in [ix.old, ix.new] {
         if let Some(v) = t.copy_var(k, crate::ir::c::UB_VAR) {
             let ty = t.var(v).ty.clone();
-            let zero = match &ty {
-                ir::Type::Bv(w) => Expr { kind: ir::ExprKind::Bv(0), ty: ir::Type::Bv(*w) },
-                _ => Expr::int(0),
-            };
-            post.push(Expr::eq(Expr::var(v, ty), zero));
+            post.push(Expr::eq(Expr::var(v, ty.clone()), lit(&ty, 0)));
         }
     }
     t.pre = Expr::and_all(pre);
     t.post = Expr::and_all(post);
     if let (Some(io), Some(inew)) = (&old.module.c, &new.module.c) {
-        let mut copies = BTreeMap::new();
-        copies.insert("old".to_string(), io.views.get(&name.old).cloned().unwrap_or_default());
-        copies.insert("new".to_string(), inew.views.get(&name.new).cloned().unwrap_or_default());
-        t.c_view =
-            Some(std::sync::Arc::new(CView { model: inew.model, copies, ..CView::default() }));
+        let mut view = CView { model: inew.model, ..CView::default() };
+        for (copy, info, f) in [("old", io, &name.old), ("new", inew, &name.new)] {
+            view.copies.insert(copy.to_string(), info.views.get(f).cloned().unwrap_or_default());
+            if let Some(cf) = info.function(f) {
+                view.ub.insert(copy.to_string(), cf.ub.clone());
+                view.objects.insert(copy.to_string(), cf.objects.clone());
+            }
+        }
+        // A global added to a copy is shown there as in the copy that uses it.
+        for (side, var) in &iface.added {
+            let (this, other) = if *side == Side::Old { ("old", "new") } else { ("new", "old") };
+            let ty = view.copies.get(other).and_then(|c| c.get(var)).cloned();
+            if let (Some(ty), Some(c)) = (ty, view.copies.get_mut(this)) {
+                c.entry(var.clone()).or_insert(ty);
+            }
+        }
+        t.c_view = Some(std::sync::Arc::new(view));
     }
     Ok(t)
 }
 
-type Interface = (Vec<NamePair>, Vec<NamePair>, Vec<NamePair>);
+/// The literal `n` of an integer type (a bit-vector or a mathematical integer).
+fn lit(ty: &ir::Type, n: i64) -> Expr {
+    match ty {
+        ir::Type::Bv(w) => Expr { kind: ir::ExprKind::Bv(n as u128), ty: ir::Type::Bv(*w) },
+        _ => Expr::int(n),
+    }
+}
 
 /// `.fe`: the variables of one name and type in both programs, unless `--in`/`--out`.
 fn fe_interface(po: &Program, pn: &Program, opts: &EquivOptions) -> Interface {
@@ -277,121 +364,7 @@ fn fe_interface(po: &Program, pn: &Program, opts: &EquivOptions) -> Interface {
         .collect();
     let inputs = opts.inputs.clone().unwrap_or_else(|| common.clone());
     let outputs = opts.outputs.clone().unwrap_or(common);
-    (inputs, outputs, Vec::new())
-}
-
-/// C: parameters by position, tables of library functions both call (always equal: the
-/// same library), the returned value and the arrays either version writes.
-fn c_interface(
-    old: &Version,
-    po: &Program,
-    new: &Version,
-    pn: &Program,
-    name: &NamePair,
-    opts: &EquivOptions,
-) -> Result<Interface, String> {
-    let (Some(io), Some(inew)) = (&old.module.c, &new.module.c) else {
-        return Err("internal: a C version without its C facts".into());
-    };
-    let (Some(fo), Some(fnew)) = (io.function(&name.old), inew.function(&name.new)) else {
-        return Err(format!("`{}` is not a C function of both versions", name.display()));
-    };
-    let inputs = match &opts.inputs {
-        Some(list) => list.clone(),
-        None => {
-            if fo.params.len() != fnew.params.len() {
-                return Err(format!(
-                    "`{}` takes {} parameter(s) in {} and `{}` takes {} in {}: say how the \
-                     inputs correspond with --in old_name=new_name,…",
-                    fo.name,
-                    fo.params.len(),
-                    old.name,
-                    fnew.name,
-                    fnew.params.len(),
-                    new.name
-                ));
-            }
-            let mut list = Vec::new();
-            for (a, b) in fo.params.iter().zip(&fnew.params) {
-                if a.ty != b.ty {
-                    return Err(format!(
-                        "parameter `{}` of `{}` is {} in {} but `{}` is {} in {}: say how the \
-                         inputs correspond with --in",
-                        a.name,
-                        fo.name,
-                        c_type(&a.ty),
-                        old.name,
-                        b.name,
-                        c_type(&b.ty),
-                        new.name
-                    ));
-                }
-                list.push(NamePair { old: a.var.clone(), new: b.var.clone() });
-            }
-            list
-        }
-    };
-    let outputs = match &opts.outputs {
-        Some(list) => list.clone(),
-        None => {
-            let mut list = Vec::new();
-            match (&fo.ret_var, &fnew.ret_var) {
-                (Some(a), Some(b)) => {
-                    if fo.ret != fnew.ret {
-                        return Err(format!(
-                            "`{}` returns {} in {} and {} in {}",
-                            name.display(),
-                            c_type(&fo.ret),
-                            old.name,
-                            c_type(&fnew.ret),
-                            new.name
-                        ));
-                    }
-                    list.push(NamePair { old: a.clone(), new: b.clone() })
-                }
-                (None, None) => {}
-                _ => {
-                    return Err(format!(
-                        "`{}` returns a value in one version only (say what to compare with \
-                         --out)",
-                        name.display()
-                    ))
-                }
-            }
-            let (wo, wn) = (written(po), written(pn));
-            for (a, b) in fo.params.iter().zip(&fnew.params) {
-                let array = matches!(a.ty, CType::Array { .. });
-                if array && (wo.contains(a.var.as_str()) || wn.contains(b.var.as_str())) {
-                    list.push(NamePair { old: a.var.clone(), new: b.var.clone() });
-                }
-            }
-            list
-        }
-    };
-    // Library tables: the same library in both versions.
-    let mut shared = Vec::new();
-    for lib in &inew.libraries {
-        if let crate::ir::c::LibraryModel::Uninterpreted { var } = &lib.model {
-            let in_old = io.libraries.iter().any(|l| l.name == lib.name && l.model == lib.model);
-            if in_old && po.var_by_name(var).is_some() && pn.var_by_name(var).is_some() {
-                shared.push(NamePair { old: var.clone(), new: var.clone() });
-            }
-        }
-    }
-    Ok((inputs, outputs, shared))
-}
-
-/// Names of the variables a program may write.
-fn written(p: &Program) -> HashSet<&str> {
-    ir::modified_vars(&p.body).into_iter().map(|v| p.vars[v.index()].name.as_str()).collect()
-}
-
-fn c_type(t: &CType) -> String {
-    match t {
-        CType::Void => "void".into(),
-        CType::Scalar(s) => s.c_name().into(),
-        CType::Array { elem, dims } => format!("{}{}", elem.c_name(), "[]".repeat(*dims as usize)),
-    }
+    Interface { inputs, outputs, ..Interface::default() }
 }
 
 #[cfg(test)]

@@ -79,15 +79,26 @@ fn locals(s: &Stmt, vars: &mut BTreeMap<String, String>, cx: &Context) {
     }
 }
 
-/// A type as counterexamples name it (`int`, `int[]`, `_Bool`).
+/// A type as counterexamples name it (`int`, `int[]`, `_Bool`, `int *`).
 fn type_name(t: &Type, cx: &Context) -> String {
-    match super::ctype(t, cx.file) {
-        Some(CType::Void) => "void".into(),
-        Some(CType::Scalar(s)) => s.c_name().into(),
-        Some(CType::Array { elem, dims }) => {
-            format!("{}{}", elem.c_name(), "[]".repeat(dims as usize))
+    super::ctype(t, cx.file).map_or_else(|| "?".into(), |t: CType| t.c_name())
+}
+
+/// The storage of each pointer parameter's own object (`*p`, `p->a`: arrays indexed by
+/// the offset), so that reports show what the pointers point to.
+pub fn add_pointees(vars: &mut BTreeMap<String, String>, info: &Lowered) {
+    for (_, k) in &info.param_objects {
+        let Some(o) = info.objects.get(*k as usize - 1) else { continue };
+        for (name, ty) in &o.leaves {
+            vars.entry(name.clone()).or_insert_with(|| var_type_name(ty));
         }
-        None => "?".into(),
+    }
+}
+
+fn var_type_name(t: &super::lower::VarTy) -> String {
+    match t {
+        super::lower::VarTy::Scalar(s) => s.c_name().to_string(),
+        super::lower::VarTy::Array(s, d) => format!("{}{}", s.c_name(), "[]".repeat(*d as usize)),
     }
 }
 
@@ -100,12 +111,7 @@ pub fn add_storage(vars: &mut BTreeMap<String, String>, info: &Lowered) {
             for leaf in &slot.leaves {
                 let Some(v) = super::lower::place::var_of(leaf) else { continue };
                 let name = &info.program.vars[v.index()].name;
-                let ty = match &info.types[v.index()] {
-                    super::lower::VarTy::Scalar(s) => s.c_name().to_string(),
-                    super::lower::VarTy::Array(s, d) => {
-                        format!("{}{}", s.c_name(), "[]".repeat(*d as usize))
-                    }
-                };
+                let ty = var_type_name(&info.types[v.index()]);
                 vars.entry(name.clone()).or_insert(ty);
             }
         }

@@ -117,6 +117,50 @@ pub enum CType {
         elem: CScalar,
         dims: u32,
     },
+    /// `T *`: a pointer to the type (`void *`: `Void`).
+    Pointer(Box<CType>),
+    /// `struct tag` (by its tag; an anonymous one as `<anonymous>`).
+    Struct(String),
+}
+
+impl CType {
+    /// The type as C spells it (`int`, `int[]`, `int *`, `struct point *`).
+    pub fn c_name(&self) -> String {
+        match self {
+            CType::Void => "void".into(),
+            CType::Scalar(s) => s.c_name().into(),
+            CType::Array { elem, dims } => {
+                format!("{}{}", elem.c_name(), "[]".repeat(*dims as usize))
+            }
+            CType::Pointer(to) => {
+                let inner = to.c_name();
+                if inner.ends_with('*') {
+                    format!("{inner}*")
+                } else {
+                    format!("{inner} *")
+                }
+            }
+            CType::Struct(tag) => format!("struct {tag}"),
+        }
+    }
+}
+
+impl std::fmt::Display for CType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.c_name())
+    }
+}
+
+/// What a pointer parameter brings with it (LANGUAGE.md: at the start it is `NULL` or
+/// points to the first element of its own fresh object): the IR variables of its object
+/// tag and offset, the tag of its own object, and that object's storage (one IR array per
+/// leaf of the pointee type: `*p`, or `p->a`, `p->b` for a struct).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CPointee {
+    pub tag_var: String,
+    pub off_var: String,
+    pub object: u32,
+    pub leaves: Vec<String>,
 }
 
 /// A parameter of a C function, in declaration order.
@@ -124,8 +168,18 @@ pub enum CType {
 pub struct CParam {
     pub name: String,
     pub ty: CType,
-    /// The IR variable of the program that holds it (usually `name`).
+    /// The IR variable of the program that holds it (usually `name`; a struct's or a
+    /// pointer's first leaf).
     pub var: String,
+    /// The IR variables whose initial values are the argument as the caller passes it:
+    /// `[var]` for a scalar or an array, every leaf of a struct (`s.a`, `s.b`), a pointer's
+    /// object tag (which says whether it is `NULL`; its offset starts at 0).
+    pub inputs: Vec<String>,
+    /// A pointer parameter's own object (`None` for `void *` and non-pointers).
+    pub pointee: Option<CPointee>,
+    /// Pointers inside the value or the pointee (a struct member, `int **`): their tags
+    /// name objects of one version only, so versions cannot be compared on them by default.
+    pub nested_pointers: bool,
 }
 
 /// A function defined in the file that is a program of the module.
@@ -134,10 +188,35 @@ pub struct CFunction {
     pub name: String,
     pub ret: CType,
     pub params: Vec<CParam>,
-    /// The IR variable that holds the returned value (`ret`), if the function returns one.
+    /// The IR variable that holds the returned value (`ret`), if the function returns a
+    /// scalar.
     pub ret_var: Option<String>,
+    /// The IR variables of the returned value's leaves (`ret`; `ret.a`, `ret.b` for a
+    /// struct; `ret`, `ret.off` for a pointer).
+    pub ret_leaves: Vec<String>,
+    /// The returned value holds pointers (a pointer, a struct with one).
+    pub ret_pointers: bool,
+    /// The globals and static locals (`f::x`) the function's code uses, inlined callees'
+    /// included.
+    pub globals: Vec<CGlobal>,
+    /// Its undefined-behaviour sites (`$ub == k`: the k-th) and how reports name its
+    /// memory objects (tag k: the k-th), for tuples built outside the file.
+    pub ub: Vec<UbSite>,
+    pub objects: Vec<String>,
     /// 1-based line of the definition in the `.c` file.
     pub line: u32,
+}
+
+/// A global or static local: its IR name (`g`, a static local `x` of `f` as `f::x`), C
+/// type and the IR variables of its leaves (`g`; `s.a`, `s.b`; `p`, `p.off`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CGlobal {
+    pub name: String,
+    /// As C spells it (`int`, `struct acc`, `int *`).
+    pub ty: String,
+    pub leaves: Vec<String>,
+    /// It holds pointers (see [`CParam::nested_pointers`]).
+    pub pointers: bool,
 }
 
 /// How a library call (a function that is only declared) is modelled.
@@ -168,6 +247,8 @@ pub struct CInfo {
     pub model: IntModel,
     pub functions: Vec<CFunction>,
     pub libraries: Vec<CLibrary>,
+    /// The file's globals (static locals are their functions').
+    pub globals: Vec<CGlobal>,
     /// Per defined function, the variables its copies show in C terms (the copy part of a
     /// [`CView`]), for tuples built outside the file (`forex equiv`).
     pub views: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,

@@ -426,6 +426,14 @@ fn copy_run(
                 )))
             }
             CType::Void => args.push(String::new()),
+            CType::Pointer(_) | CType::Struct(_) => {
+                return Err(NoHarness::Unsupported(format!(
+                    "{}'s parameter {} is {}, which the native replay does not lay out",
+                    f.name,
+                    p.name,
+                    p.ty.c_name()
+                )))
+            }
         }
     }
     let mut array_expects = Vec::new();

@@ -29,7 +29,14 @@ fn tuple(f: &str, decls: &str) -> Tuple {
 }
 
 fn scalar(name: &str, ty: CScalar) -> CParam {
-    CParam { name: name.into(), ty: CType::Scalar(ty), var: name.into() }
+    CParam {
+        name: name.into(),
+        ty: CType::Scalar(ty),
+        var: name.into(),
+        inputs: vec![name.into()],
+        pointee: None,
+        nested_pointers: false,
+    }
 }
 
 fn info(model: IntModel, functions: Vec<CFunction>, libraries: Vec<CLibrary>) -> CInfo {
@@ -38,7 +45,19 @@ fn info(model: IntModel, functions: Vec<CFunction>, libraries: Vec<CLibrary>) ->
 
 fn function(name: &str, ret: CType, params: Vec<CParam>) -> CFunction {
     let ret_var = (ret != CType::Void).then(|| "ret".to_string());
-    CFunction { name: name.into(), ret, params, ret_var, line: 0 }
+    let ret_leaves = ret_var.iter().cloned().collect();
+    CFunction {
+        name: name.into(),
+        ret,
+        params,
+        ret_var,
+        ret_leaves,
+        ret_pointers: false,
+        globals: vec![],
+        ub: vec![],
+        objects: vec![],
+        line: 0,
+    }
 }
 
 type Vals<'a> = &'a [(&'a str, Value)];
@@ -178,13 +197,13 @@ fn arrays_are_laid_out_and_compared_per_element() {
         params: vec![
             scalar("n", CScalar::Int),
             CParam {
-                name: "a".into(),
                 ty: CType::Array { elem: CScalar::Int, dims: 1 },
-                var: "a".into(),
+                ..scalar("a", CScalar::Int)
             },
         ],
         ret_var: None,
         line: 2,
+        ..function("h", CType::Void, vec![])
     };
     let i = info(IntModel::Math, vec![f], vec![]);
     let t = tuple("h", "int n, i; int[] a;");
@@ -392,9 +411,8 @@ fn the_pin_example_counterexample_agrees() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/c/pin_early_exit.c");
     let src = std::fs::read_to_string(path).unwrap();
     let arr = |name: &str| CParam {
-        name: name.into(),
         ty: CType::Array { elem: CScalar::Int, dims: 1 },
-        var: name.into(),
+        ..scalar(name, CScalar::Int)
     };
     let f = CFunction {
         name: "check_pin".into(),
@@ -402,6 +420,7 @@ fn the_pin_example_counterexample_agrees() {
         params: vec![arr("guess"), arr("pin"), arr("cost")],
         ret_var: Some("ret".into()),
         line: 30,
+        ..function("check_pin", CType::Scalar(CScalar::Bool), vec![])
     };
     let i = info(IntModel::Machine, vec![f], vec![]);
     let t = tuple("check_pin", "bv32[] guess, pin, cost; bv32 i; bool ret;");

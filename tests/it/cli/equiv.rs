@@ -296,3 +296,207 @@ fn native_check_runs_both_compiled_versions_on_the_difference() {
     // Both versions' ret and x: four values.
     assert_eq!(native["compared"], 4, "{json}");
 }
+
+/// Pointers, structs and globals: the old version of each function.
+const OLD_MEM: &str = "\
+struct point { int x; int y; };
+int counter;
+int hits;
+void set(int *out, int x) { *out = x + 1; }
+void set_off(int *out, int x) { *out = x + 1; }
+int sum(struct point s) { return s.x + s.y; }
+void shift(struct point *p) { p->x = p->x + 1; }
+void tick(void) { counter = counter + 2; }
+void swap(int *a, int *b) { int t = *a; *a = *b; *b = t; }
+int get(int *p) { if (!p) return 0; return *p; }
+int get_guarded(int *p) { if (!p) return 0; return *p; }
+int echo(int x) { hits++; return x; }
+struct point mk(int a) { struct point p; p.x = a; p.y = a; return p; }
+";
+
+/// The new version: `set`, `sum`, `shift`, `swap`, `get_guarded` are equivalent
+/// rewrites; `set_off`, `tick` (counts by 3), `get` (no NULL check) and `mk` differ;
+/// `echo` no longer counts its calls, and `hits` is gone from the file.
+const NEW_MEM: &str = "\
+struct point { int x; int y; };
+int counter;
+void set(int *out, int x) { int y = x; y++; *out = y; }
+void set_off(int *out, int x) { *out = x + 2; }
+int sum(struct point s) { return s.y + s.x; }
+void shift(struct point *p) { p->x += 1; p->y = p->y; }
+void tick(void) { counter++; counter++; counter++; }
+void swap(int *a, int *b) { *a = *a + *b; *b = *a - *b; *a = *a - *b; }
+int get(int *p) { return *p; }
+int get_guarded(int *p) { return p ? *p : 0; }
+int echo(int x) { return x; }
+struct point mk(int a) { struct point p = {a, a + 1}; return p; }
+";
+
+#[test]
+fn pointer_parameters_compare_their_pointees() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (write(dir.path(), "old.c", OLD_MEM), write(dir.path(), "new.c", NEW_MEM));
+    // Every pointer parameter may be NULL: writing through one is undefined behaviour,
+    // which breaks the pair (LANGUAGE.md "forex equiv"); --no-ub assumes it away.
+    let (code, results, json) = equiv_json(&[&old, &new, "-f", "set"]);
+    assert_eq!(verdict(&results, "set"), "violated", "{json}");
+    assert!(
+        json["results"][0]["counterexample"]["explanation"]
+            .as_str()
+            .unwrap_or("")
+            .contains("null dereference"),
+        "{json}"
+    );
+    assert_eq!(code, 1);
+    let fs = ["-f", "set", "-f", "set_off", "-f", "shift", "-f", "swap", "--no-ub"];
+    let (code, results, json) = equiv_json(&[&[old.as_str(), new.as_str()][..], &fs].concat());
+    assert_eq!(verdict(&results, "set"), "verified", "{json}");
+    assert_eq!(verdict(&results, "shift"), "verified", "{json}");
+    assert_eq!(verdict(&results, "swap"), "verified", "{json}");
+    assert_eq!(verdict(&results, "set_off"), "violated", "{json}");
+    assert_eq!(code, 1);
+    // The counterexample shows the pointee's contents, before and after, in both copies.
+    let out = forex().args(["equiv", &old, &new, "-f", "set_off", "--no-ub"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("violated conjunct: old.*out == new.*out"), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains("*out ") && l.contains('[')).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows.iter().all(|r| r.contains("[0: ")), "the written element: {text}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_null_check_in_one_version_only_differs_unless_undefined_behaviour_is_assumed_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (write(dir.path(), "old.c", OLD_MEM), write(dir.path(), "new.c", NEW_MEM));
+    // On NULL the old version returns 0 and the new one dereferences it.
+    let (code, results, json) = equiv_json(&[&old, &new, "-f", "get", "-f", "get_guarded"]);
+    assert_eq!(verdict(&results, "get"), "violated", "{json}");
+    assert_eq!(verdict(&results, "get_guarded"), "verified", "{json}");
+    let get = json["results"].as_array().unwrap().iter().find(|r| r["tuple"] == "get").unwrap();
+    assert!(
+        get["counterexample"]["explanation"]
+            .as_str()
+            .unwrap_or("")
+            .contains("undefined behaviour in copy `new`"),
+        "{json}"
+    );
+    assert_eq!(code, 1);
+    // Runs that reach undefined behaviour assumed absent: the new version never sees NULL.
+    let (code, results, _) = equiv_json(&[&old, &new, "-f", "get", "--no-ub"]);
+    assert_eq!(results, [("get".to_string(), "verified".to_string())]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn struct_parameters_and_results_compare_member_by_member() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (write(dir.path(), "old.c", OLD_MEM), write(dir.path(), "new.c", NEW_MEM));
+    let (code, results, json) = equiv_json(&[&old, &new, "-f", "sum", "-f", "mk"]);
+    assert_eq!(verdict(&results, "sum"), "verified", "{json}");
+    assert_eq!(verdict(&results, "mk"), "violated", "{json}");
+    assert_eq!(code, 1);
+    let out = forex().args(["equiv", &old, &new, "-f", "mk"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("violated conjunct: old.ret.y == new.ret.y"), "{text}");
+    // Renamed struct parameters pair member by member, by position.
+    let a = write(
+        dir.path(),
+        "a.c",
+        "struct p { int x; int y; };\nint f(struct p s) { return s.x; }\n",
+    );
+    let b = write(
+        dir.path(),
+        "b.c",
+        "struct p { int x; int y; };\nint f(struct p t) { return t.x; }\n",
+    );
+    let (code, results, _) = equiv_json(&[&a, &b]);
+    assert_eq!(results, [("f".to_string(), "verified".to_string())]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn globals_are_inputs_and_the_written_ones_outputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (write(dir.path(), "old.c", OLD_MEM), write(dir.path(), "new.c", NEW_MEM));
+    let (code, results, json) = equiv_json(&[&old, &new, "-f", "tick"]);
+    assert_eq!(results, [("tick".to_string(), "violated".to_string())], "{json}");
+    assert_eq!(code, 1);
+    let out = forex().args(["equiv", &old, &new, "-f", "tick"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("violated conjunct: old.counter == new.counter"), "{text}");
+    // Read as inputs: equal at the start in both versions.
+    let a = write(dir.path(), "a.c", "int g;\nint f(int x) { return x + g; }\n");
+    let b = write(dir.path(), "b.c", "int g;\nint f(int x) { return g + x; }\n");
+    assert_eq!(equiv_json(&[&a, &b]).1, [("f".to_string(), "verified".to_string())]);
+    // Static locals too (`f::n`).
+    let a = write(dir.path(), "sa.c", "int f(void) { static int n; n++; return n; }\n");
+    let b = write(dir.path(), "sb.c", "int f(void) { static int n; n += 2; return n - 1; }\n");
+    let (code, results, json) = equiv_json(&[&a, &b]);
+    assert_eq!(results, [("f".to_string(), "violated".to_string())], "{json}");
+    assert_eq!(code, 1);
+    // A global the new version's file declares but its function no longer writes stays
+    // unchanged there: the old one counts calls, the new one does not.
+    let c = write(dir.path(), "c.c", "int hits;\nint echo(int x) { return x; }\n");
+    let (code, results, _) = equiv_json(&[&old, &c, "-f", "echo"]);
+    assert_eq!(results, [("echo".to_string(), "violated".to_string())]);
+    assert_eq!(code, 1);
+    let out = forex().args(["equiv", &old, &c, "-f", "echo"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("violated conjunct: old.hits == new.hits"), "{text}");
+    // --out says what to compare instead.
+    let (code, results, _) = equiv_json(&[&old, &new, "-f", "echo", "--out", "ret"]);
+    assert_eq!(results, [("echo".to_string(), "verified".to_string())]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn pointer_struct_and_global_mismatches_are_diagnostics_with_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (write(dir.path(), "old.c", OLD_MEM), write(dir.path(), "new.c", NEW_MEM));
+    let run = |args: &[&str]| {
+        let out = forex().arg("equiv").args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // A global written by one version that the other file does not have.
+    let (code, err) = run(&[&old, &new, "-f", "echo"]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("`echo` writes the global `hits` in"), "{err}");
+    assert!(err.contains("--out"), "{err}");
+    // A pointer parameter in one version, an int in the other.
+    let a = write(dir.path(), "a.c", "int f(int *p, int x) { return x; }\n");
+    let b = write(dir.path(), "b.c", "int f(int p, int x) { return x; }\n");
+    let (code, err) = run(&[&a, &b]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("parameter `p` of `f` is int * in"), "{err}");
+    assert!(err.contains("`p` is int in"), "{err}");
+    // Structs of different tags, pointers to them.
+    let a = write(dir.path(), "sa.c", "struct p { int x; };\nint f(struct p *s) { return 0; }\n");
+    let b = write(dir.path(), "sb.c", "struct q { int x; };\nint f(struct q *s) { return 0; }\n");
+    let (code, err) = run(&[&a, &b]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("is struct p * in"), "{err}");
+    assert!(err.contains("`s` is struct q * in"), "{err}");
+    // One struct whose members changed.
+    let a = write(dir.path(), "ma.c", "struct p { int x; };\nint f(struct p s) { return s.x; }\n");
+    let b = write(
+        dir.path(),
+        "mb.c",
+        "struct p { int x; int y; };\nint f(struct p s) { return s.x; }\n",
+    );
+    let (code, err) = run(&[&a, &b]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("has 1 part(s) in the old version (s.x) and 2 in the new one"), "{err}");
+    // A global of two types.
+    let a = write(dir.path(), "ga.c", "int g;\nint f(void) { return g; }\n");
+    let b = write(dir.path(), "gb.c", "long g;\nint f(void) { return (int)g; }\n");
+    let (code, err) = run(&[&a, &b]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("the global `g` is int in"), "{err}");
+    assert!(err.contains("and long in"), "{err}");
+    // A pointer result: its target is an object of one version.
+    let a = write(dir.path(), "pa.c", "int *f(int *p) { return p; }\n");
+    let (code, err) = run(&[&a, &a]);
+    assert_eq!(code, Some(3));
+    assert!(err.contains("the result of `f` is int *, which holds pointers"), "{err}");
+}
