@@ -355,23 +355,27 @@ impl Lowerer<'_, '_> {
                 let mut sb = Vec::new();
                 let va = self.value(a, &mut sa)?;
                 let vb = self.value(b, &mut sb)?;
-                if let (CV::S(va), CV::S(vb)) = (&va, &vb) {
-                    let (va, vb) = (va.clone(), vb.clone());
-                    let t = if va.ty == CScalar::Bool && vb.ty == CScalar::Bool {
-                        CScalar::Bool
-                    } else {
-                        common(va.ty, vb.ty)
-                    };
-                    let (ea, eb) = (m.convert_of(va, t), m.convert_of(vb, t));
-                    if sa.is_empty() && sb.is_empty() {
-                        return Some(CV::S(Val { e: ite(cc, ea, eb), ty: t }));
+                // By value: cloning the branches' values per level made a chain of `?:`
+                // quadratic.
+                let (va, vb) = match (va, vb) {
+                    (CV::S(va), CV::S(vb)) => {
+                        let t = if va.ty == CScalar::Bool && vb.ty == CScalar::Bool {
+                            CScalar::Bool
+                        } else {
+                            common(va.ty, vb.ty)
+                        };
+                        let (ea, eb) = (m.convert_of(va, t), m.convert_of(vb, t));
+                        if sa.is_empty() && sb.is_empty() {
+                            return Some(CV::S(Val { e: ite(cc, ea, eb), ty: t }));
+                        }
+                        let tmp = self.fresh("t", VarTy::Scalar(t), &e.span);
+                        sa.push(Stmt::Assign { var: tmp, value: ea, loc });
+                        sb.push(Stmt::Assign { var: tmp, value: eb, loc });
+                        out.push(Stmt::If { cond: cc, then_branch: sa, else_branch: sb, loc });
+                        return Some(CV::S(self.val_of(tmp)));
                     }
-                    let tmp = self.fresh("t", VarTy::Scalar(t), &e.span);
-                    sa.push(Stmt::Assign { var: tmp, value: ea, loc });
-                    sb.push(Stmt::Assign { var: tmp, value: eb, loc });
-                    out.push(Stmt::If { cond: cc, then_branch: sa, else_branch: sb, loc });
-                    return Some(CV::S(self.val_of(tmp)));
-                }
+                    other => other,
+                };
                 if sa.is_empty() && sb.is_empty() {
                     return self.ite_values(cc, va, vb, &e.span);
                 }
