@@ -347,6 +347,10 @@ fn pointer_parameters_compare_their_pointees() {
             .contains("null dereference"),
         "{json}"
     );
+    // The tester's failed conjunct is said in words, not as forex's ghost variable `$ub`.
+    let (_, _, json) = equiv_json(&[&old, &new, "-f", "set", "--engine", "test"]);
+    let conjunct = &json["results"][0]["counterexample"]["violated_conjunct"];
+    assert_eq!(conjunct, "no undefined behaviour in copy `old`", "{json}");
     assert_eq!(code, 1);
     let fs = ["-f", "set", "-f", "set_off", "-f", "shift", "-f", "swap", "--no-ub"];
     let (code, results, json) = equiv_json(&[&[old.as_str(), new.as_str()][..], &fs].concat());
