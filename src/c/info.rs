@@ -24,7 +24,7 @@ pub(crate) fn ctype(t: &Type, file: &ast::File) -> Option<CType> {
                 dims += 1;
                 cur = e;
             }
-            Some(CType::Array { elem: consts::scalar_of(cur, tables)?, dims })
+            Some(CType::Array { elem: scalar(cur, tables)?, dims })
         }
         Type::Pointer(to) if !matches!(**to, Type::Function(_)) => {
             Some(CType::Pointer(Box::new(ctype(to, file)?)))
@@ -34,7 +34,17 @@ pub(crate) fn ctype(t: &Type, file: &ast::File) -> Option<CType> {
             (r.kind == ast::RecordKind::Struct)
                 .then(|| CType::Struct(r.tag.clone().unwrap_or_else(|| "(anonymous)".into())))
         }
-        t => consts::scalar_of(t, tables).map(CType::Scalar),
+        t => scalar(t, tables).map(CType::Scalar),
+    }
+}
+
+/// An arithmetic type as a scalar: integers, enums, `float` and `double` (not `long
+/// double`, which the lowering refuses).
+fn scalar(t: &Type, tables: consts::Tables) -> Option<CScalar> {
+    match t {
+        Type::Float(ast::FloatKind::Float) => Some(CScalar::Float),
+        Type::Float(ast::FloatKind::Double) => Some(CScalar::Double),
+        t => consts::scalar_of(t, tables),
     }
 }
 

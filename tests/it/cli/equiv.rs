@@ -504,3 +504,24 @@ fn pointer_struct_and_global_mismatches_are_diagnostics_with_exit_3() {
     assert_eq!(code, Some(3));
     assert!(err.contains("the result of `f` is int *, which holds pointers"), "{err}");
 }
+
+/// Functions over `double` are paired like any other (they were left out of the file's C
+/// facts, so equiv skipped them without a word): reassociating an addition differs.
+#[test]
+fn double_functions_are_paired_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = write(
+        dir.path(),
+        "old.c",
+        "double f(double x) { return (x + 1.0) + 2.0; }\nfloat g(float x) { return x; }\n",
+    );
+    let new = write(
+        dir.path(),
+        "new.c",
+        "double f(double x) { return x + 3.0; }\nfloat g(float y) { return y; }\n",
+    );
+    let (code, results, json) = equiv_json(&[&old, &new]);
+    assert_eq!(verdict(&results, "f"), "violated", "{json}");
+    assert_eq!(verdict(&results, "g"), "verified", "{json}");
+    assert_eq!(code, 1);
+}
