@@ -20,3 +20,32 @@ pub fn have_cc(test: &str) -> bool {
     }
     found
 }
+
+/// `forex prove --timeout 60 --format json` on `path` with `extra` options: the JSON
+/// report (a panic with both output streams when it is not JSON).
+pub fn prove_report(path: &std::path::Path, extra: &[&str]) -> serde_json::Value {
+    let out = assert_cmd::Command::cargo_bin("forex")
+        .unwrap()
+        .args(["prove", "--timeout", "60", "--format", "json"])
+        .args(extra)
+        .arg(path)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// The result of tuple `name` in a JSON report.
+pub fn tuple_result<'j>(json: &'j serde_json::Value, name: &str) -> &'j serde_json::Value {
+    json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["tuple"] == name)
+        .unwrap_or_else(|| panic!("no tuple {name} in {json}"))
+}

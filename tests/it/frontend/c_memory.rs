@@ -6,8 +6,7 @@
 //! (`ok_…` verified, `bad_…` violated): every valid case has an invalid twin. Bad inputs
 //! are diagnostics at their span. Every test skips with a note without a C compiler.
 
-use crate::common::have_cc;
-use assert_cmd::Command;
+use crate::common::{have_cc, prove_report, tuple_result as result};
 use forex::frontend::{load_source, InputFormat};
 use std::path::{Path, PathBuf};
 
@@ -15,40 +14,12 @@ fn memory_c() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/c/memory.c")
 }
 
-/// `forex prove --format json` on `path` with `extra` options: the JSON report.
-fn prove(path: &Path, extra: &[&str]) -> serde_json::Value {
-    let out = Command::cargo_bin("forex")
-        .unwrap()
-        .args(["prove", "--timeout", "60", "--format", "json"])
-        .args(extra)
-        .arg(path)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
-
-/// The result of tuple `name` in a report.
-fn result<'j>(json: &'j serde_json::Value, name: &str) -> &'j serde_json::Value {
-    json["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["tuple"] == name)
-        .unwrap_or_else(|| panic!("no tuple {name} in {json}"))
-}
-
 #[test]
 fn every_tuple_of_memory_c_gets_the_verdict_its_name_says() {
     if !have_cc("every_tuple_of_memory_c_gets_the_verdict_its_name_says") {
         return;
     }
-    let json = prove(&memory_c(), &[]);
+    let json = prove_report(&memory_c(), &[]);
     let mut wrong = Vec::new();
     for r in json["results"].as_array().unwrap() {
         let name = r["tuple"].as_str().unwrap();
@@ -66,7 +37,7 @@ fn undefined_behaviour_is_the_violation_reason_with_its_line() {
     if !have_cc("undefined_behaviour_is_the_violation_reason_with_its_line") {
         return;
     }
-    let json = prove(&memory_c(), &[]);
+    let json = prove_report(&memory_c(), &[]);
     let text = |name: &str| result(&json, name).to_string();
     for (name, why, line) in [
         ("bad_param_null", "undefined behaviour in copy `a`: null dereference", "line 123:3"),
@@ -88,7 +59,7 @@ fn no_ub_assumes_undefined_behaviour_away() {
     if !have_cc("no_ub_assumes_undefined_behaviour_away") {
         return;
     }
-    let json = prove(&memory_c(), &["--no-ub"]);
+    let json = prove_report(&memory_c(), &["--no-ub"]);
     for name in ["bad_param_null", "bad_use_after_free", "bad_double_free", "bad_assert"] {
         assert_eq!(result(&json, name)["verdict"], "verified", "{name}: {json}");
     }

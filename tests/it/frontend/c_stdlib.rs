@@ -6,8 +6,7 @@
 //! bad calls are diagnostics at their span. Every test skips with a note without a C
 //! compiler.
 
-use crate::common::have_cc;
-use assert_cmd::Command;
+use crate::common::{have_cc, prove_report, tuple_result as result};
 use forex::cancel::Cancel;
 use forex::frontend::{load_file, load_source, InputFormat};
 use forex::refute::{refute, replay_counterexample, RefuteOptions};
@@ -19,39 +18,12 @@ fn stdlib_c() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/c/stdlib.c")
 }
 
-/// `forex prove --format json` on stdlib.c with `extra` options: the JSON report.
-fn prove(extra: &[&str]) -> serde_json::Value {
-    let out = Command::cargo_bin("forex")
-        .unwrap()
-        .args(["prove", "--timeout", "60", "--format", "json"])
-        .args(extra)
-        .arg(stdlib_c())
-        .output()
-        .unwrap();
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
-}
-
-fn result<'j>(json: &'j serde_json::Value, name: &str) -> &'j serde_json::Value {
-    json["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["tuple"] == name)
-        .unwrap_or_else(|| panic!("no tuple {name} in {json}"))
-}
-
 #[test]
 fn every_tuple_of_stdlib_c_gets_the_verdict_its_name_says() {
     if !have_cc("every_tuple_of_stdlib_c_gets_the_verdict_its_name_says") {
         return;
     }
-    let json = prove(&[]);
+    let json = prove_report(&stdlib_c(), &[]);
     let mut wrong = Vec::new();
     for r in json["results"].as_array().unwrap() {
         let name = r["tuple"].as_str().unwrap();
@@ -71,7 +43,7 @@ fn the_prover_alone_proves_tuples_through_bounded_calls() {
     if !have_cc("the_prover_alone_proves_tuples_through_bounded_calls") {
         return;
     }
-    let json = prove(&["--engine", "prove"]);
+    let json = prove_report(&stdlib_c(), &["--engine", "prove"]);
     for name in [
         "ok_memcpy",
         "ok_memcpy_n",
@@ -95,7 +67,7 @@ fn undefined_behaviour_of_a_call_is_the_reason_with_its_line() {
     if !have_cc("undefined_behaviour_of_a_call_is_the_reason_with_its_line") {
         return;
     }
-    let json = prove(&[]);
+    let json = prove_report(&stdlib_c(), &[]);
     for (name, why, line) in [
         ("bad_memcpy_past_end", "access outside its object", "line 71:3"),
         ("bad_memcpy_overlap", "copy between overlapping objects", "line 83:3"),
@@ -107,7 +79,7 @@ fn undefined_behaviour_of_a_call_is_the_reason_with_its_line() {
         assert!(t.contains(line), "{name}: {t}");
     }
     // `--no-ub` drops the runs that reach it.
-    let json = prove(&["--no-ub"]);
+    let json = prove_report(&stdlib_c(), &["--no-ub"]);
     for name in ["bad_memcpy_overlap", "bad_strcpy_overflow", "bad_cp_null"] {
         assert_eq!(result(&json, name)["verdict"], "verified", "{name}: {json}");
     }
