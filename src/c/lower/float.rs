@@ -365,28 +365,10 @@ fn conversion_guards(e: &Expr, path: &mut Vec<Expr>, out: &mut Vec<Expr>) {
     }
 }
 
-/// Whether `e` holds a float-to-integer conversion outside quantifiers.
+/// Whether `e` holds a float-to-integer conversion (one inside a quantifier gets no
+/// guard from [`conversion_guards`]; formulas hold none).
 fn has_conversion(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Unary(UnOp::FloatToInt(_), _) => true,
-        ExprKind::Quant { .. } => false,
-        ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
-            has_conversion(a)
-        }
-        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
-            has_conversion(a) || has_conversion(b)
-        }
-        ExprKind::Ite(a, b, c) | ExprKind::Fma(a, b, c) => {
-            has_conversion(a) || has_conversion(b) || has_conversion(c)
-        }
-        ExprKind::Var(_)
-        | ExprKind::Bound(_)
-        | ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Bv(_)
-        | ExprKind::Float(_)
-        | ExprKind::Str(_) => false,
-    }
+    e.any_node(&|x| matches!(x.kind, ExprKind::Unary(UnOp::FloatToInt(_), _)))
 }
 
 /// The `assume`s that give a float converted out of an integer type's range no run
