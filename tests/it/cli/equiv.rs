@@ -525,3 +525,24 @@ fn double_functions_are_paired_too() {
     assert_eq!(verdict(&results, "g"), "verified", "{json}");
     assert_eq!(code, 1);
 }
+
+/// A long float series whose rounding changed (`d *= x / a` against `d = d * x / a`):
+/// the exact IEEE queries of the refuter can outlast the timeout without answering
+/// Z3's interrupt, so the portfolio tests float tuples for the tester's whole budget
+/// before the refuter (it answered `unknown` at the deadline before).
+#[test]
+fn a_float_series_with_other_rounding_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let series = |step: &str| {
+        format!(
+            "double series(double a, double x) {{\n  double sum, del, ap; int n;\n  \
+             if (x <= 0.0) return 0.0;\n  ap = a; del = sum = 1.0 / a;\n  \
+             for (n = 1; n <= 100; n++) {{ ++ap; {step} sum += del; }}\n  return sum;\n}}\n"
+        )
+    };
+    let old = write(dir.path(), "old.c", &series("del *= x / ap;"));
+    let new = write(dir.path(), "new.c", &series("del = del * x / ap;"));
+    let (code, results, json) = equiv_json(&[&old, &new]);
+    assert_eq!(verdict(&results, "series"), "violated", "{json}");
+    assert_eq!(code, 1);
+}
