@@ -189,3 +189,87 @@ fn literal_step(e: &Expr) -> Option<i64> {
         _ => None,
     }
 }
+
+/// The variables a loop (`cond`, then `body`) reads before writing them on some path
+/// of an iteration (upward-exposed reads): the ones whose value on entering an
+/// iteration matters to it. A variable outside this set (`ret` set by a `return` in the
+/// loop, a local each round assigns first) may start arbitrary without the loop
+/// noticing. A `Store` reads its array (it keeps the other cells). Variables the body
+/// havocs count as exposed too: their values are choices, not something the loop sets.
+pub fn exposed_reads(cond: &Expr, body: &[Stmt]) -> std::collections::HashSet<VarId> {
+    let mut out = std::collections::HashSet::new();
+    let mut written = std::collections::HashSet::new();
+    read(cond, &written, &mut out);
+    exposed_in(body, &mut written, &mut out);
+    havocked(body, &mut out);
+    out
+}
+
+fn havocked(block: &[Stmt], out: &mut Vars) {
+    for s in block {
+        match s {
+            Stmt::Havoc { var, .. } => {
+                out.insert(*var);
+            }
+            Stmt::If { then_branch, else_branch, .. }
+            | Stmt::IfStar { then_branch, else_branch, .. } => {
+                havocked(then_branch, out);
+                havocked(else_branch, out);
+            }
+            Stmt::While { body, .. } => havocked(body, out),
+            _ => {}
+        }
+    }
+}
+
+type Vars = std::collections::HashSet<VarId>;
+
+fn read(e: &Expr, written: &Vars, out: &mut Vars) {
+    e.for_each_var(&mut |v| {
+        if !written.contains(&v) {
+            out.insert(v);
+        }
+    });
+}
+
+fn exposed_in(block: &[Stmt], written: &mut Vars, out: &mut Vars) {
+    for s in block {
+        match s {
+            Stmt::Skip | Stmt::Observe { .. } | Stmt::Cut { .. } => {}
+            Stmt::Assign { var, value, .. } => {
+                read(value, written, out);
+                written.insert(*var);
+            }
+            Stmt::Store { array, index, value, .. } => {
+                read(index, written, out);
+                read(value, written, out);
+                if !written.contains(array) {
+                    out.insert(*array);
+                }
+            }
+            Stmt::Havoc { var, .. } => {
+                written.insert(*var);
+            }
+            Stmt::Assume { cond, .. } => read(cond, written, out),
+            Stmt::If { cond, then_branch, else_branch, .. } => {
+                read(cond, written, out);
+                branches(then_branch, else_branch, written, out);
+            }
+            Stmt::IfStar { then_branch, else_branch, .. } => {
+                branches(then_branch, else_branch, written, out)
+            }
+            Stmt::While { cond, body, .. } => {
+                read(cond, written, out);
+                // It may not run: what it writes is not written for what follows.
+                exposed_in(body, &mut written.clone(), out);
+            }
+        }
+    }
+}
+
+fn branches(a: &[Stmt], b: &[Stmt], written: &mut Vars, out: &mut Vars) {
+    let mut wa = written.clone();
+    exposed_in(a, &mut wa, out);
+    exposed_in(b, written, out);
+    written.retain(|v| wa.contains(v));
+}

@@ -27,7 +27,7 @@
 //! different names, equal up to renaming, give that variable's equality.
 
 use super::loops::Aligned;
-pub use crate::ir::steps::{counters, monotone, stepped_by_multiples};
+pub use crate::ir::steps::{counters, exposed_reads, monotone, stepped_by_multiples};
 use crate::ir::{BinOp, Expr, ExprKind, Stmt, Tuple, Type, VarId};
 
 /// `ghost(v)`: the ghost variable holding `v`'s value when the loops were reached.
@@ -142,6 +142,44 @@ pub fn atoms(
                             );
                         }
                     }
+                }
+            }
+        }
+    }
+    // Variables set before they are read (`ret` of a `return` in the loop, a local a
+    // `do … while` assigns each round; not `exposed_reads`): their equality fails on entry, where each copy's
+    // value is its own arbitrary one, and holds once the loop has set them. What tells
+    // "set" apart: an exit flag of the guard (`$return ==> ret == ret'`, and
+    // `!$loop ==> m == m'` for a `do … while`'s guard variable, true on entry) or a
+    // counter that moved (`i == old(i) || m == m'`).
+    for (i, a) in align.iter().enumerate() {
+        for b in &align[i + 1..] {
+            let (ma, mb) = (crate::ir::modified_vars(a.body()), crate::ir::modified_vars(b.body()));
+            let (ea, eb) = (exposed_reads(a.cond(), a.body()), exposed_reads(b.cond(), b.body()));
+            let pairs: Vec<Expr> = ma
+                .iter()
+                .filter(|x| !ea.contains(x))
+                .flat_map(|&x| mb.iter().filter(move |&&y| same_name(x, y)).map(move |&y| (x, y)))
+                .filter(|(_, y)| !eb.contains(y))
+                .map(|(x, y)| Expr::same(var_expr(x), var_expr(y)))
+                .collect();
+            let mut set: Vec<Expr> = Vec::new();
+            for al in [a, b] {
+                let written = crate::ir::modified_vars(al.body());
+                for f in guard_vars(al) {
+                    if tuple.var(f).ty == Type::Bool && written.contains(&f) {
+                        set.push(var_expr(f));
+                        set.push(Expr::negate(var_expr(f)));
+                    }
+                }
+                for (c, _) in counters(tuple, al.body()) {
+                    let ghost_c = Expr::var(ghost(c), tuple.var(c).ty.clone());
+                    set.push(Expr::negate(Expr::eq(var_expr(c), ghost_c)));
+                }
+            }
+            for s in &set {
+                for p in &pairs {
+                    push(Expr::binary(BinOp::Implies, s.clone(), p.clone()), &mut out);
                 }
             }
         }

@@ -27,6 +27,25 @@ pub fn eliminate_light(assertion: &Bool) -> Option<Bool> {
     Some(Bool::and(&only.get_formulas()))
 }
 
+/// `assertion` with its equalities solved (Z3's `solve-eqs`: a variable equal to a term
+/// it does not occur in is replaced by that term), an equisatisfiable formula; `None`
+/// when the tactic failed (interrupted) or split the goal. Relational queries are full of
+/// `old.x == new.x`, and Z3's SMT core, which forex's solvers are, does not substitute
+/// them itself: both copies' `a[lo + (hi - lo) / 2]`, whose indices go through
+/// `bv2int`, stayed two terms, and a binary search compared with itself kept the
+/// solver past its 10-s limit where, the copies' indices made one term, it answers at once.
+pub fn solve_equalities(assertion: &Bool) -> Option<Bool> {
+    let goal = z3::Goal::new(false, false, false);
+    goal.assert(assertion);
+    let result = z3::Tactic::new("solve-eqs").apply(&goal, None).ok()?;
+    let mut subgoals = result.list_subgoals();
+    let only = subgoals.next()?;
+    if subgoals.next().is_some() {
+        return None;
+    }
+    Some(Bool::and(&only.get_formulas()))
+}
+
 /// The negated validity query `assertion` (`∀P. ∃B. ¬φ`) with as few quantifiers as the
 /// light elimination leaves. The positive form `∃P. ∀B. φ` is tried first, with φ's
 /// obligations factored ([`factor_antecedents`]): it is then `¬pc ∨ (assumes ∧ post)`,

@@ -8,7 +8,7 @@
 //! parameters). An `unknown` or a timeout is reported as [`Answer::Unknown`], never as
 //! valid.
 
-use super::light::{has_quantifier, lighten};
+use super::light::{has_quantifier, lighten, solve_equalities};
 use super::session::{stopped, Sat, Session, Why};
 use crate::cancel::Cancel;
 use std::collections::{HashMap, HashSet};
@@ -168,7 +168,8 @@ impl QueryEngine {
         }
         let t0 = std::time::Instant::now();
         let answer = if params.is_empty() {
-            self.solve(&assertion, false, false, None)
+            let solved = solve_equalities(&assertion);
+            self.solve(solved.as_ref().unwrap_or(&assertion), false, false, None)
         } else {
             let lighter = lighten(&phi, &params, &inner, &assertion);
             let quantified = has_quantifier(&lighter);

@@ -546,3 +546,34 @@ fn a_float_series_with_other_rounding_differs() {
     assert_eq!(verdict(&results, "series"), "violated", "{json}");
     assert_eq!(code, 1);
 }
+
+/// Loops that set a variable before reading it: `ret` by a `return` inside the loop, a
+/// local a `do … while` assigns each round. Each copy starts them at its own arbitrary
+/// value, so their equality is not a loop invariant until the loop set them (`$return
+/// ==> ret == ret'`, `!$loop ==> m == m'`); and the copies' array reads at `lo + (hi -
+/// lo) / 2` are one term once the copies' `lo == lo'` is solved (they kept Z3 past its
+/// limit). The prover alone proves the refactorings; the changed versions differ.
+#[test]
+fn loops_that_return_early_or_set_before_reading_are_proved_in_lockstep() {
+    let dir = tempfile::tempdir().unwrap();
+    let search = |found: &str, step: &str| {
+        format!(
+            "int search(int a[], int n, int key) {{\n  int lo = 0, hi = n - 1;\n  \
+             while (lo <= hi) {{\n    int mid = lo + (hi - lo) / 2;\n    \
+             if (a[mid] == key) return {found};\n    \
+             if (a[mid] < key) lo = mid + 1; else hi = mid - {step};\n  }}\n  return -1;\n}}\n\
+             int last(int x, int y) {{\n  int m;\n  do {{ m = x > y ? x : y; x--; }} while (x > 0);\n  \
+             return m;\n}}\n"
+        )
+    };
+    let old = write(dir.path(), "old.c", &search("mid", "1"));
+    let same = write(dir.path(), "same.c", &search("lo + (hi - lo) / 2", "1"));
+    let found = write(dir.path(), "found.c", &search("mid + 0 * lo + 1", "1"));
+    let (code, results, json) = equiv_json(&[&old, &same, "--engine", "prove"]);
+    assert_eq!(verdict(&results, "search"), "verified", "{json}");
+    assert_eq!(verdict(&results, "last"), "verified", "{json}");
+    assert_eq!(code, 0);
+    let (code, results, json) = equiv_json(&[&old, &found, "--function", "search"]);
+    assert_eq!(verdict(&results, "search"), "violated", "{json}");
+    assert_eq!(code, 1);
+}
