@@ -140,6 +140,17 @@ fn a_loop_on_a_copy_of_the_input_is_aligned_with_the_loop_on_the_input() {
 }
 
 #[test]
+fn code_sunk_after_a_loop_is_matched_through_the_counter_exit_bound() {
+    // `r = m` each iteration against `if (n > 0) r = m` after the loop: the loops run
+    // 1:1, and the counter's exit bound (`a.i <= a.n || a.i == old(a.i)`) says whether
+    // the loop moved it, which is what the `if` after the other copy's loop tests.
+    let p = proved("sink/after_loop");
+    let inv = &p.loop_points[0].invariant;
+    assert!(inv.contains("(a.i <= a.n) || (a.i == old(a.i))"), "{p:#?}");
+    unproved("sink/after_loop_bad");
+}
+
+#[test]
 fn the_reason_names_the_offset_and_the_closest_candidate() {
     // fib started one step later from the wrong state: the loops are found 1 iteration
     // apart, and the candidate closest to an invariant is named in the tuple's terms.
@@ -175,6 +186,7 @@ const PROVED: &[&str] = &[
     "unswitch/partial",
     "sink/hoist",
     "sink/into_branch",
+    "sink/after_loop",
     "frame/keep",
     "frame/reordered",
     "frame/while_if",
