@@ -26,6 +26,10 @@ pub enum Item<'t> {
     /// One more repetition of an aligned body where the loop's guard still holds
     /// (`if (g) B`): an alignment that runs a loop "up to k" iterations per joint step.
     Maybe(&'t Stmt),
+    /// A loop already run (and summarised) that waits to be run again from its entry
+    /// state against another copy's later loop (`Cfg::replay`, see `replay`): the copy
+    /// is held here like a copy at a loop head.
+    Replay(&'t Stmt),
 }
 
 #[derive(Clone)]
@@ -50,6 +54,8 @@ pub struct Cfg<'t> {
     /// Some copy branched with loops on this path (an `if` around loops, a peeled loop):
     /// loop points check first for loops whose guard the branch made false.
     pub split: bool,
+    /// The held loop of an `Item::Replay`: its entry and exit values (see `replay`).
+    pub replay: Option<super::replay::Replay>,
 }
 
 impl<'t> Cfg<'t> {
@@ -64,6 +70,7 @@ impl<'t> Cfg<'t> {
             must_end: None,
             caught_up: false,
             split: false,
+            replay: None,
         }
     }
 }
@@ -249,8 +256,9 @@ impl<'t> Prover<'t> {
             if self.cancel.is_cancelled() {
                 return Err(Fail::stopped());
             }
-            let at_loop =
-                |i: usize| matches!(cfg.conts[i].front(), Some(Item::S(Stmt::While { .. })));
+            let at_loop = |i: usize| {
+                matches!(cfg.conts[i].front(), Some(Item::S(Stmt::While { .. }) | Item::Replay(_)))
+            };
             let forall_waits = self.defer_exists
                 && (0..cfg.conts.len())
                     .any(|i| at_loop(i) && self.quantifier(i) == Quantifier::Forall);
@@ -296,6 +304,7 @@ impl<'t> Prover<'t> {
                     self.exec_if(i, &g, body, &[], &mut cfg.st, &mut acc, scope)?;
                 }
                 Item::Maybe(_) => unreachable!("only loops repeat"),
+                Item::Replay(_) => unreachable!("a held copy waits like a loop head"),
                 Item::S(s) => match s {
                     Stmt::If { then_branch, else_branch, .. }
                     | Stmt::IfStar { then_branch, else_branch, .. }

@@ -6,6 +6,7 @@
 use super::genpp::{Cfg, End, Fail, FailKind, Item, Prover, Res};
 use super::loops::{Aligned, Lockstep};
 use super::mine;
+use super::replay::Role;
 use super::state::{Acc, Kind, Scope, SymState};
 use crate::ir::{Expr, Quantifier, VarId};
 use crate::verdict::LoopPointProof;
@@ -38,6 +39,7 @@ impl<'t> Prover<'t> {
         align: &[Aligned<'t>],
         start: u64,
         lockstep: bool,
+        role: Option<&Role>,
     ) -> Res<Acc> {
         // Ghost variables keep the values on entering the loops, for invariants that
         // relate the current state to the entry state.
@@ -133,6 +135,7 @@ impl<'t> Prover<'t> {
                 false,
                 start,
                 lockstep,
+                role,
             );
             match r {
                 Ok(a) => return Ok(a),
@@ -150,9 +153,9 @@ impl<'t> Prover<'t> {
                         let mut trial = set.clone();
                         trial.remove(k);
                         let cand = Cand::Atoms(trial);
-                        match self
-                            .attempt(cfg, acc, scope, end, align, &cand, false, start, lockstep)
-                        {
+                        match self.attempt(
+                            cfg, acc, scope, end, align, &cand, false, start, lockstep, role,
+                        ) {
                             Ok(a) => return Ok(a),
                             Err(
                                 Attempt::Init(f)
@@ -200,7 +203,7 @@ impl<'t> Prover<'t> {
         }
         cands.push(Cand::Unreachable);
         for c in cands {
-            match self.attempt(cfg, acc, scope, end, align, &c, true, start, lockstep) {
+            match self.attempt(cfg, acc, scope, end, align, &c, true, start, lockstep, role) {
                 Ok(a) => return Ok(a),
                 Err(Attempt::Init(f) | Attempt::Term(f) | Attempt::Cons(f) | Attempt::Later(f)) => {
                     last = Some(f)
@@ -223,10 +226,11 @@ impl<'t> Prover<'t> {
         count: bool,
         start: u64,
         lockstep: bool,
+        role: Option<&Role>,
     ) -> Result<Acc, Attempt> {
         // A failed candidate's valid obligations are no part of the proof (`smt::record`).
         let rec = crate::smt::record::mark();
-        let r = self.attempt_inner(cfg, acc, scope, end, align, cand, count, start, lockstep);
+        let r = self.attempt_inner(cfg, acc, scope, end, align, cand, count, start, lockstep, role);
         if r.is_err() {
             crate::smt::record::rewind(rec);
         }
@@ -278,6 +282,7 @@ impl<'t> Prover<'t> {
         count: bool,
         start: u64,
         lockstep: bool,
+        role: Option<&Role>,
     ) -> Result<Acc, Attempt> {
         if count {
             self.candidates += 1;
@@ -347,7 +352,13 @@ impl<'t> Prover<'t> {
                     self.quantifier(al.copy) == Quantifier::Exists
                         && super::genpp::has_choice(al.body())
                 }));
-        let exit = self.havoc(&cfg.st, scope, align, false, midway);
+        let mut exit = self.havoc(&cfg.st, scope, align, false, midway);
+        // A loop run again ends where its first run ended (see `replay`).
+        if let Some(Role::Rerun(r)) = role {
+            for (v, t) in &r.exit {
+                exit.vars.insert(*v, t.clone());
+            }
+        }
         next.st = exit;
         let inv = next.st.eval_all(&atoms);
         next.st.pc.push_back(inv);
@@ -363,6 +374,11 @@ impl<'t> Prover<'t> {
                 next.st.pc.push_back(g.not());
                 next.conts[al.copy].pop_front();
             }
+            next.replay = match role {
+                Some(Role::Hold(c)) => Some(self.hold(cfg, &mut next, align, *c)),
+                Some(Role::Rerun(_)) => None,
+                None => next.replay,
+            };
         }
         let mut proved = text.clone();
         if let Some(r) = self.ranking_for(align) {
@@ -371,6 +387,9 @@ impl<'t> Prover<'t> {
         }
         if lockstep {
             let what = "lockstep while every guard holds".to_string();
+            self.record_as(align, proved, start, Some(what), None);
+        } else if let Some(role) = role {
+            let what = self.role_text(role);
             self.record_as(align, proved, start, Some(what), None);
         } else {
             self.record(cfg, align, proved, start);
@@ -640,6 +659,7 @@ impl<'t> Prover<'t> {
             must_end: None,
             caught_up: false,
             split: cfg.split,
+            replay: None,
         };
         let start = if separate { Acc::new() } else { acc.clone() };
         let mark = self.proof.len();

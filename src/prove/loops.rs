@@ -64,6 +64,10 @@ impl<'t> Lockstep<'t> {
 
 impl<'t> Prover<'t> {
     pub fn loop_point(&mut self, cfg: Cfg<'t>, acc: Acc, scope: Scope, end: &End) -> Res<Acc> {
+        // A held loop runs again first (loop fission, `replay`).
+        if let Some(r) = self.replay_point(&cfg, &acc, scope, end) {
+            return r;
+        }
         let waiting: Vec<(usize, &'t Stmt)> = (0..cfg.conts.len())
             .filter_map(|i| match cfg.conts[i].front() {
                 Some(Item::S(w @ Stmt::While { .. })) => Some((i, *w)),
@@ -176,12 +180,24 @@ impl<'t> Prover<'t> {
             counts,
             lockstep,
             upto: false,
+            hold: None,
         };
         for s in subsets.iter().filter(|s| s.len() > 1) {
             let uneven = s.len() <= 3;
             for counts in count_vectors(s.len(), bound) {
                 if uneven || counts.iter().all(|&c| c == 1) {
-                    plans.push(plan(s, counts, false));
+                    let mut p = plan(s, counts, false);
+                    // Loop fission: the single loop is held for a second run against the
+                    // other copy's second loop (which, where that fails, is no run: the
+                    // copy is released and this is the plain 1:1 alignment).
+                    if let ([i, j], [1, 1]) = (s.as_slice(), p.counts.as_slice()) {
+                        let (a, b) = (waiting[*i], waiting[*j]);
+                        p.hold = [(a, b), (b, a)]
+                            .into_iter()
+                            .find(|(c, d)| self.fission_shape(&cfg, c.0, c.1, d.0, d.1))
+                            .map(|(c, _)| c.0);
+                    }
+                    plans.push(p);
                 }
             }
             if let [i, j] = s.as_slice() {
@@ -219,7 +235,7 @@ impl<'t> Prover<'t> {
         }
         let mut cfg = cfg;
         cfg.caught_up = false;
-        'alignments: for Plan { subset, counts, lockstep: in_lockstep, upto } in plans {
+        'alignments: for Plan { subset, counts, lockstep: in_lockstep, upto, hold } in plans {
             {
                 if budget == 0 {
                     break 'alignments;
@@ -235,7 +251,17 @@ impl<'t> Prover<'t> {
                         upto: upto && c > 1,
                     })
                     .collect();
-                match self.houdini(&cfg, &acc, scope, end, &align, tried_before, in_lockstep) {
+                let role = hold.map(super::replay::Role::Hold);
+                match self.houdini(
+                    &cfg,
+                    &acc,
+                    scope,
+                    end,
+                    &align,
+                    tried_before,
+                    in_lockstep,
+                    role.as_ref(),
+                ) {
                     Ok(a) => {
                         self.closest = outer_closest;
                         return Ok(a);
@@ -304,6 +330,8 @@ struct Plan {
     counts: Vec<u32>,
     lockstep: bool,
     upto: bool,
+    /// The copy whose loop is held after an exact alignment, to run again (`replay`).
+    hold: Option<usize>,
 }
 
 /// From this many waiting loops on, alignments are all of them, pairs, or single loops.

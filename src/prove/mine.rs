@@ -278,6 +278,7 @@ pub fn atoms(
         let away =
             Expr::binary(if cx > 0 { BinOp::Ge } else { BinOp::Le }, var_expr(x), ghost_of(x));
         let mut away = Some(away);
+        let mut sunk = false;
         for (k, s) in body.iter().enumerate() {
             let Stmt::Assign { var: r, value, .. } = s else { continue };
             let r = *r;
@@ -299,6 +300,14 @@ pub fn atoms(
             push(Expr::binary(BinOp::Or, unmoved.clone(), set), &mut out);
             let kept = Expr::eq(var_expr(r), ghost_of(r));
             push(Expr::binary(BinOp::Or, Expr::negate(unmoved), kept), &mut out);
+            sunk = true;
+        }
+        // After the loops, whether the counter moved is whether the other copy's code
+        // after its loop ran (`if (n > 0) r = m`): the exit bound says it ends at n.
+        if sunk {
+            for e in exit_bounds(tuple, al, ghost) {
+                push(e, &mut out);
+            }
         }
     }
     // A guard counter stepped by c (|c| >= 2) keeps its distance from the loop's entry a
@@ -375,31 +384,8 @@ pub fn atoms(
                 push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
             }
         }
-        for c in al.cond().conjuncts() {
-            let ExprKind::Binary(op, a, b) = &c.kind else { continue };
-            let ExprKind::Var(x) = a.kind else { continue };
-            let Some(step) = cs.iter().find(|(v, _)| *v == x).map(|(_, s)| *s) else { continue };
-            // The last iteration starts inside the guard and moves x by one step: `i < n`
-            // stepped by c > 0 ends with `i <= n + c - 1`, `i >= n` stepped by -c with
-            // `i >= n - c` (for c = 1: `i <= n`, `i >= n - 1`).
-            let (bound, slack) = match op {
-                BinOp::Lt if step > 0 => (BinOp::Le, step - 1),
-                BinOp::Le if step > 0 => (BinOp::Le, step),
-                BinOp::Gt if step < 0 => (BinOp::Ge, step + 1),
-                BinOp::Ge if step < 0 => (BinOp::Ge, step),
-                _ => continue,
-            };
-            let edge = match (&b.kind, Expr::number(&b.ty, slack)) {
-                _ if slack == 0 => (**b).clone(),
-                (ExprKind::Int(n), _) => Expr::int(n.clone() + slack),
-                (_, Some(k)) if tuple.var(x).ty == Type::Int => {
-                    Expr::binary(BinOp::Add, (**b).clone(), k)
-                }
-                _ => continue,
-            };
-            let within = Expr::binary(bound, var_expr(x), edge);
-            let unmoved = Expr::same(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
-            push(Expr::binary(BinOp::Or, within, unmoved), &mut out);
+        for e in exit_bounds(tuple, al, ghost) {
+            push(e, &mut out);
         }
     }
     // Preserved differences matter for loops that run alone (their partner copies are
@@ -429,6 +415,42 @@ pub fn atoms(
                 push(Expr::eq(now, old), &mut out);
             }
         }
+    }
+    out
+}
+
+/// A guard counter's exit bound for loop `al` (`i <= n || i == old(i)` for `i < n`
+/// stepped by 1): the last iteration starts inside the guard and moves the counter by
+/// one step, so with the guard false the counter ends exactly at the bound, or stays.
+fn exit_bounds(tuple: &Tuple, al: &Aligned<'_>, ghost: &dyn Fn(VarId) -> VarId) -> Vec<Expr> {
+    let var_expr = |v: VarId| Expr::var(v, tuple.var(v).ty.clone());
+    let cs = counters(tuple, al.body());
+    let mut out = Vec::new();
+    for c in al.cond().conjuncts() {
+        let ExprKind::Binary(op, a, b) = &c.kind else { continue };
+        let ExprKind::Var(x) = a.kind else { continue };
+        let Some(step) = cs.iter().find(|(v, _)| *v == x).map(|(_, s)| *s) else { continue };
+        // The last iteration starts inside the guard and moves x by one step: `i < n`
+        // stepped by c > 0 ends with `i <= n + c - 1`, `i >= n` stepped by -c with
+        // `i >= n - c` (for c = 1: `i <= n`, `i >= n - 1`).
+        let (bound, slack) = match op {
+            BinOp::Lt if step > 0 => (BinOp::Le, step - 1),
+            BinOp::Le if step > 0 => (BinOp::Le, step),
+            BinOp::Gt if step < 0 => (BinOp::Ge, step + 1),
+            BinOp::Ge if step < 0 => (BinOp::Ge, step),
+            _ => continue,
+        };
+        let edge = match (&b.kind, Expr::number(&b.ty, slack)) {
+            _ if slack == 0 => (**b).clone(),
+            (ExprKind::Int(n), _) => Expr::int(n.clone() + slack),
+            (_, Some(k)) if tuple.var(x).ty == Type::Int => {
+                Expr::binary(BinOp::Add, (**b).clone(), k)
+            }
+            _ => continue,
+        };
+        let within = Expr::binary(bound, var_expr(x), edge);
+        let unmoved = Expr::same(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
+        out.push(Expr::binary(BinOp::Or, within, unmoved));
     }
     out
 }

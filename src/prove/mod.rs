@@ -13,6 +13,7 @@ mod mine;
 mod offset;
 mod prophecy;
 mod rank;
+mod replay;
 mod state;
 mod temporal;
 mod temporal_mine;

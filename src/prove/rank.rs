@@ -26,7 +26,7 @@ impl<'t> Prover<'t> {
         let modified = crate::ir::modified_vars(align[0].body());
         for r in rankings(self.tuple, copy, cond, &modified) {
             let saved = self.ranking.replace((copy, w, r));
-            let result = self.houdini(cfg, acc, scope, end, &align, start, false);
+            let result = self.houdini(cfg, acc, scope, end, &align, start, false, None);
             self.ranking = saved;
             match result {
                 Ok(a) => return Ok(a),

@@ -5,7 +5,7 @@
 //! (`benches/equiv/<class>/*.fe`, `cargo bench --bench equiv`).
 
 use crate::common::corpus::{equiv_pairs, Expect};
-use crate::common::fe::first_tuple;
+use crate::common::fe::{first_tuple, prove_first};
 use forex::cancel::Cancel;
 use forex::prove::{prove, ProveOptions};
 use forex::verdict::{Proof, Verdict};
@@ -140,6 +140,61 @@ fn a_loop_on_a_copy_of_the_input_is_aligned_with_the_loop_on_the_input() {
 }
 
 #[test]
+fn code_sunk_after_a_loop_is_matched_through_the_counter_exit_bound() {
+    // `r = m` each iteration against `if (n > 0) r = m` after the loop: the loops run
+    // 1:1, and the counter's exit bound (`a.i <= a.n || a.i == old(a.i)`) says whether
+    // the loop moved it, which is what the `if` after the other copy's loop tests.
+    let p = proved("sink/after_loop");
+    let inv = &p.loop_points[0].invariant;
+    assert!(inv.contains("(a.i <= a.n) || (a.i == old(a.i))"), "{p:#?}");
+    unproved("sink/after_loop_bad");
+}
+
+#[test]
+fn a_loop_split_in_two_is_aligned_with_each_half_by_running_it_again() {
+    // Fission (one loop in `a`, two in `b`) and fusion (the other way round): the single
+    // loop runs 1:1 with the first half, is held, and runs again from its entry state
+    // 1:1 with the second half, ending in its first run's state.
+    for rel in ["fission/counters", "fission/sum_max", "fusion/counters", "fusion/sum_max"] {
+        let p = proved(rel);
+        let [first, again] = &alignments(&p)[..] else { panic!("{rel}: {p:#?}") };
+        assert!(first.ends_with("held after the loops, to run again against a later loop"));
+        assert!(again.ends_with(
+            "runs its loop again from its entry (as at loop point 1), ending where it ended"
+        ));
+        // The held loop is one of the first loop point's and one of the second's.
+        let held = p.loop_points[0].loops.iter().find(|l| p.loop_points[1].loops.contains(l));
+        assert!(held.is_some(), "{rel}: {p:#?}");
+    }
+    for rel in
+        ["fission/counters_bad", "fission/sum_max_bad", "fusion/counters_bad", "fusion/sum_max_bad"]
+    {
+        unproved(rel);
+    }
+}
+
+#[test]
+fn a_split_whose_second_loop_reads_the_first_loops_final_values_stays_unproved() {
+    // `y += x` inside the fused loop reads x as it grows; after fission it reads the
+    // final x. The replay restarts `a` from its entry, where `a.x` differs from `b.x`.
+    let split = |second: &str| {
+        format!(
+            "program old {{ int n, i, x, y; x = 0; y = 0; i = 0;
+               while (i < n) {{ x = x + 2; y = y + {second}; i = i + 1; }} }}
+             program new {{ int n, i, x, y; x = 0; y = 0; i = 0;
+               while (i < n) {{ x = x + 2; i = i + 1; }}
+               i = 0;
+               while (i < n) {{ y = y + {second}; i = i + 1; }} }}
+             tuple t {{ forall a: old, b: new; pre a.n == b.n; post a.x == b.x && a.y == b.y; }}"
+        )
+    };
+    // Reading only the counter is legal, reading x is not.
+    assert!(matches!(prove_first(&split("i"), 60), Verdict::Verified { .. }));
+    let v = prove_first(&split("x"), 20);
+    assert!(matches!(v, Verdict::Unknown { .. }), "{v:?}");
+}
+
+#[test]
 fn the_reason_names_the_offset_and_the_closest_candidate() {
     // fib started one step later from the wrong state: the loops are found 1 iteration
     // apart, and the candidate closest to an invariant is named in the tuple's terms.
@@ -175,6 +230,11 @@ const PROVED: &[&str] = &[
     "unswitch/partial",
     "sink/hoist",
     "sink/into_branch",
+    "sink/after_loop",
+    "fission/counters",
+    "fission/sum_max",
+    "fusion/counters",
+    "fusion/sum_max",
     "frame/keep",
     "frame/reordered",
     "frame/while_if",
