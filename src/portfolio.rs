@@ -175,6 +175,72 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
     }
 }
 
+/// A proof-only tuple whose validity implies a tuple's (`forex equiv`'s mutual summary of
+/// a pair of recursive functions), or why the tuple has none: `how` says how its proof
+/// proves the tuple (the proof shows it), `Err` is added to the tuple's `unknown` reason.
+#[derive(Clone, Debug)]
+pub struct Lemma {
+    pub tuple: Result<Arc<Tuple>, String>,
+    /// What the lemma is (`the mutual summary of f`), for `unknown` reasons.
+    pub what: String,
+    pub how: String,
+}
+
+/// Decides `tuple` with the help of `lemma`: the prover alone on the lemma first, for at
+/// most a quarter of the time (a counterexample to a proof-only tuple is none of the
+/// tuple's, so only its `verified` counts: the tuple's, with `how` in the proof); then the
+/// portfolio on the tuple itself for the rest, whose `unknown` also says why the lemma
+/// did not help.
+pub fn decide_with_lemma(
+    tuple: &Tuple,
+    lemma: &Lemma,
+    opts: &DecideOptions,
+    cancel: &Cancel,
+) -> Outcome {
+    let start = Instant::now();
+    let note = match &lemma.tuple {
+        Ok(l)
+            if matches!(
+                opts.engine,
+                EngineChoice::Prove | EngineChoice::All | EngineChoice::Both
+            ) =>
+        {
+            let c = cancel.with_timeout(opts.timeout / 4);
+            let out = guarded(Engine::Prove, &c, || prove(l, &opts.prove, &c));
+            match out.verdict {
+                Verdict::Verified { mut proof } => {
+                    proof.summary = Some(Box::new(lemma.how.clone()));
+                    return Outcome { verdict: Verdict::Verified { proof }, ..out };
+                }
+                Verdict::Unknown { reason } => {
+                    UnknownReason::NotProved(format!("{} is not proved: {reason}", lemma.what))
+                }
+                Verdict::Violated { .. } => {
+                    UnknownReason::NotProved(format!("{} is not valid for every table", lemma.what))
+                }
+            }
+        }
+        Ok(_) => UnknownReason::Unsupported(format!("{} needs the prover", lemma.what)),
+        Err(why) => UnknownReason::Unsupported(format!("no {}: {why}", lemma.what)),
+    };
+    let rest =
+        DecideOptions { timeout: opts.timeout.saturating_sub(start.elapsed()), ..opts.clone() };
+    let mut out = decide(tuple, &rest, cancel);
+    out.time = start.elapsed();
+    let engine = out.engine;
+    if let Verdict::Unknown { reason } = &mut out.verdict {
+        let add = |r: &UnknownReason| UnknownReason::combine([(Engine::Prove, &note), (engine, r)]);
+        let combined = match &*reason {
+            UnknownReason::Timeout { limit, during } => {
+                UnknownReason::Timeout { limit: *limit, during: Box::new(add(during)) }
+            }
+            r => add(r),
+        };
+        *reason = combined;
+    }
+    out
+}
+
 /// The hypertester can only show violations: anything else it says is `unknown`.
 fn tested(out: Outcome) -> Outcome {
     match out.verdict {

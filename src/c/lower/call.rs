@@ -76,6 +76,9 @@ impl Lowerer<'_, '_> {
             return None;
         }
         if let Some(def) = self.cx.functions.get(name).copied() {
+            if self.summarised(name) {
+                return self.summary_call(def, args, sp, out);
+            }
             return self.inline(def, args, sp, out, discard);
         }
         if let Some(v) = self.modelled_call(name, args, sp, out, discard) {
