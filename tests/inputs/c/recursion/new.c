@@ -39,6 +39,13 @@ int checked(int n) {
   assert(n > 0);
   return checked(n - 1) + n;
 }
+int mix(int x);
+int lib(int n) { if (n > 0) return lib(n - 1) + mix(n); return mix(0); }
+int inloop(int n) {
+  int s = 1;
+  for (int i = 1; i <= 2 && i <= n; i++) s += inloop(n - i);
+  return s;
+}
 
 int base(int n) { if (n <= 0) return 1; return n + base(n - 1); }
 int fib3(int n) { if (n < 2) return n; return fib3(n - 1) + fib3(n - 3); }

@@ -23,6 +23,13 @@ int checked(int n) {
   assert(n > 0);
   return n + checked(n - 1);
 }
+int mix(int x);
+int lib(int n) { if (n <= 0) return mix(0); return mix(n) + lib(n - 1); }
+int inloop(int n) {
+  int s = 0;
+  for (int i = 1; i <= 2 && i <= n; i++) s += inloop(n - i);
+  return s + 1;
+}
 
 /* Not equivalent in new.c (or not provable by mutual summaries). */
 int base(int n) { if (n <= 0) return 0; return n + base(n - 1); }
