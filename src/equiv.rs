@@ -19,7 +19,7 @@
 mod c;
 mod summary;
 
-pub use summary::method as summary_method;
+pub use summary::what as summary_what;
 
 use crate::frontend::Version;
 use crate::ir::c::{CPointee, CView};
@@ -70,9 +70,10 @@ pub struct EquivOptions {
 pub enum Pair {
     Ready {
         tuple: Box<Tuple>,
-        /// For a pair of recursive functions: its mutual-summary tuple (proof-only: only
-        /// its `verified` means anything, `equiv::summary`), or why it has none.
-        summary: Option<Result<Box<Tuple>, String>>,
+        /// For a pair of recursive functions: its mutual-summary tuples (proof-only: only
+        /// their `verified` means anything; each with how its proof proves the pair,
+        /// `equiv::summary`), or why it has none.
+        summary: summary::Summaries,
     },
     Broken {
         /// `f` or `old=new`.
@@ -181,7 +182,7 @@ fn pair(old: &Version, new: &Version, name: &NamePair, opts: &EquivOptions) -> P
     };
     match tuple(old, po, new, pn, name, opts) {
         Ok(t) => {
-            let summary = summary::tuple(old, new, name, opts).map(|r| r.map(Box::new));
+            let summary = summary::tuples(old, new, name, opts);
             Pair::Ready { tuple: Box::new(t), summary }
         }
         Err(e) => Pair::broken(name, loc, e),

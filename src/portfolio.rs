@@ -175,22 +175,21 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
     }
 }
 
-/// A proof-only tuple whose validity implies a tuple's (`forex equiv`'s mutual summary of
-/// a pair of recursive functions), or why the tuple has none: `how` says how its proof
-/// proves the tuple (the proof shows it), `Err` is added to the tuple's `unknown` reason.
+/// Proof-only tuples whose validity implies a tuple's (`forex equiv`'s mutual summaries of
+/// a pair of recursive functions), each with how its proof proves the tuple (the proof
+/// shows it), tried in order; or why the tuple has none (added to its `unknown` reason).
 #[derive(Clone, Debug)]
 pub struct Lemma {
-    pub tuple: Result<Arc<Tuple>, String>,
-    /// What the lemma is (`the mutual summary of f`), for `unknown` reasons.
+    pub tuples: Result<Vec<(Arc<Tuple>, String)>, String>,
+    /// What the lemmas are (`mutual summary of f`), for `unknown` reasons.
     pub what: String,
-    pub how: String,
 }
 
-/// Decides `tuple` with the help of `lemma`: the prover alone on the lemma first, for at
-/// most a quarter of the time (a counterexample to a proof-only tuple is none of the
-/// tuple's, so only its `verified` counts: the tuple's, with `how` in the proof); then the
-/// portfolio on the tuple itself for the rest, whose `unknown` also says why the lemma
-/// did not help.
+/// Decides `tuple` with the help of `lemma`: the prover alone on the lemma's tuples first,
+/// for at most a quarter of the time in all (the first for half of it; a counterexample
+/// to a proof-only tuple is none of the tuple's, so only `verified` counts: the tuple's,
+/// with the lemma's `how` in the proof); then the portfolio on the tuple itself for the
+/// rest, whose `unknown` also says why the lemma did not help.
 pub fn decide_with_lemma(
     tuple: &Tuple,
     lemma: &Lemma,
@@ -198,27 +197,33 @@ pub fn decide_with_lemma(
     cancel: &Cancel,
 ) -> Outcome {
     let start = Instant::now();
-    let note = match &lemma.tuple {
-        Ok(l)
-            if matches!(
-                opts.engine,
-                EngineChoice::Prove | EngineChoice::All | EngineChoice::Both
-            ) =>
-        {
-            let c = cancel.with_timeout(opts.timeout / 4);
-            let out = guarded(Engine::Prove, &c, || prove(l, &opts.prove, &c));
-            match out.verdict {
-                Verdict::Verified { mut proof } => {
-                    proof.summary = Some(Box::new(lemma.how.clone()));
-                    return Outcome { verdict: Verdict::Verified { proof }, ..out };
-                }
-                Verdict::Unknown { reason } => {
-                    UnknownReason::NotProved(format!("{} is not proved: {reason}", lemma.what))
-                }
-                Verdict::Violated { .. } => {
-                    UnknownReason::NotProved(format!("{} is not valid for every table", lemma.what))
+    let proving =
+        matches!(opts.engine, EngineChoice::Prove | EngineChoice::All | EngineChoice::Both);
+    let note = match &lemma.tuples {
+        Ok(ls) if proving && !ls.is_empty() => {
+            let budget = cancel.with_timeout(opts.timeout / 4);
+            let mut why = String::new();
+            for (k, (l, how)) in ls.iter().enumerate() {
+                let c = if k + 1 < ls.len() {
+                    budget.with_timeout(opts.timeout / 8)
+                } else {
+                    budget.child()
+                };
+                let out = guarded(Engine::Prove, &c, || prove(l, &opts.prove, &c));
+                match out.verdict {
+                    Verdict::Verified { mut proof } => {
+                        proof.summary = Some(Box::new(how.clone()));
+                        return Outcome {
+                            verdict: Verdict::Verified { proof },
+                            time: start.elapsed(),
+                            ..out
+                        };
+                    }
+                    Verdict::Unknown { reason } => why = reason.to_string(),
+                    Verdict::Violated { .. } => why = "not valid for every table".into(),
                 }
             }
+            UnknownReason::NotProved(format!("{} is not proved: {why}", lemma.what))
         }
         Ok(_) => UnknownReason::Unsupported(format!("{} needs the prover", lemma.what)),
         Err(why) => UnknownReason::Unsupported(format!("no {}: {why}", lemma.what)),

@@ -188,8 +188,10 @@ pub fn main(args: EquivArgs, front: &crate::frontend::Options) -> i32 {
             Pair::Ready { tuple, summary } => {
                 let tuple = *tuple;
                 if let Some(s) = summary {
-                    let (what, how) = crate::equiv::summary_method(&tuple.name);
-                    let lemma = Lemma { tuple: s.map(|t| Arc::new(*t)), what, how };
+                    let what = crate::equiv::summary_what(&tuple.name);
+                    let tuples =
+                        s.map(|ts| ts.into_iter().map(|(t, h)| (Arc::new(t), h)).collect());
+                    let lemma = Lemma { tuples, what };
                     lemmas.insert(tuple.name.clone(), lemma);
                 }
                 tuples.push(tuple.clone());

@@ -10,23 +10,23 @@ use crate::frontend::Version;
 use crate::ir::c::Summary;
 use crate::ir::{BinOp, Expr, Tuple};
 
-/// What the summary tuple of pair `name` is and how its proof pairs the calls (reports
-/// show them).
-pub fn method(name: &str) -> (String, String) {
-    (
-        format!("mutual summary of {name}"),
-        format!("mutual summary of {name}: recursive calls paired by equal arguments"),
-    )
+/// The summary tuples of pair `name`, each with how its proof pairs the calls (reports
+/// show it): the plain one, then the one with old's calls unfolded once (slower to prove;
+/// it also pairs base cases that differ by one call). `None`: neither version's function
+/// is recursive; `Err`: why the pair has no summary.
+pub type Summaries = Option<Result<Vec<(Tuple, String)>, String>>;
+
+/// What the summary tuples of pair `name` are, for reasons.
+pub fn what(name: &str) -> String {
+    format!("mutual summary of {name}")
 }
 
-/// The summary tuple of the pair `name` (`None`: neither version's function is
-/// recursive; `Err`: why the pair has no summary tuple).
-pub(super) fn tuple(
+pub(super) fn tuples(
     old: &Version,
     new: &Version,
     name: &NamePair,
     opts: &EquivOptions,
-) -> Option<Result<Tuple, String>> {
+) -> Summaries {
     let (io, inew) = (old.module.c.as_ref()?, new.module.c.as_ref()?);
     let (so, sn) = (io.summaries.get(&name.old), inew.summaries.get(&name.new));
     let (so, sn) = match (so, sn) {
@@ -40,7 +40,20 @@ pub(super) fn tuple(
     if opts.refines || opts.inputs.is_some() || opts.outputs.is_some() {
         return Some(Err("--refines, --in and --out pairs are not summarised".into()));
     }
-    Some(build(old, so, new, sn, name, opts))
+    let how = format!("{}: recursive calls paired by equal arguments", what(&name.display()));
+    let mut out = match build(old, so, new, sn, name, opts) {
+        Ok(t) => vec![(t, how.clone())],
+        Err(e) => return Some(Err(e)),
+    };
+    // Old's calls unfolded once, when that lowers: it proves all the plain one does (the
+    // same sites, each call's result the table's by its `assume`) and base cases that
+    // differ by one call, but its obligations are larger.
+    if let Some(unfolded) = &so.unfolded {
+        if let Ok(t) = build(old, unfolded, new, sn, name, opts) {
+            out.push((t, format!("{how}, old's calls unfolded once")));
+        }
+    }
+    Some(Ok(out))
 }
 
 fn build(

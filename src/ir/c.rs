@@ -269,6 +269,10 @@ pub struct Summary {
     pub table: String,
     /// The call sites, in order of lowering.
     pub sites: Vec<SummarySite>,
+    /// The lowering whose body's calls are inlined once (their own calls read the table)
+    /// under `assume T[args] == result`: an old version's summary that meets a new
+    /// version's base case one call further on (`n <= 1` against `n <= 0`).
+    pub unfolded: Option<Box<Summary>>,
 }
 
 /// One recursive call site of a [`Summary`]: the IR variables of its ghosts (`hit`: the

@@ -32,6 +32,14 @@
 //! calls, which the ordinary lowering turns into a loop, are calls here too), so its
 //! ghosts are the call's.
 //!
+//! Old's summary may also unfold its body's calls once (`Summary::unfolded`): each is a
+//! call site as above, then `f`'s body inlined at the call's arguments (its own calls read
+//! the table, as sites too) and `assume T[args] == result`. With `T` as above old's real run
+//! still is a run of it (an inlined call computes old's result from its arguments, given
+//! that its calls return theirs), so the argument is unchanged; new's calls may now be
+//! matched by calls old makes one level down, which pairs base cases that differ by one
+//! call (`n <= 1 ? n : …` against `n <= 0 ? 0 : …`).
+//!
 //! Undefined behaviour: an inner call's undefined behaviour is invisible in the summary
 //! (its result is just `T(args)`), so a function with undefined-behaviour sites has no
 //! summary unless `--no-ub` makes the sites `assume`s (a run through one is no run, in the
@@ -51,13 +59,23 @@ use crate::ir::{Expr, Loc, Quantifier, Stmt, VarId};
 #[derive(Clone, Debug, Default)]
 pub struct SummaryState {
     func: String,
+    /// The body's own calls are inlined once (their inner calls read the table) and
+    /// `assume` that the table holds their result.
+    unfold: bool,
     table: Option<VarId>,
     sites: Vec<(VarId, Vec<VarId>, Loc)>,
     spoiled: Option<String>,
 }
 
-/// `f`'s summary lowering (`cx.functions` holds `f`), or why it has none.
+/// `f`'s summary lowering (`cx.functions` holds `f`), or why it has none; with the
+/// lowering that unfolds the body's calls once (`Summary::unfolded`).
 pub fn summary(cx: &super::Context, f: &Function) -> Result<Summary, String> {
+    let mut s = lowered(cx, f, false)?;
+    s.unfolded = lowered(cx, f, true).ok().map(Box::new);
+    Ok(s)
+}
+
+fn lowered(cx: &super::Context, f: &Function, unfold: bool) -> Result<Summary, String> {
     let name = f.name.name.as_str();
     for p in &f.params {
         match cx.var_ty(&p.ty) {
@@ -80,7 +98,7 @@ pub fn summary(cx: &super::Context, f: &Function) -> Result<Summary, String> {
         return Err(format!("`{name}` has a `goto`"));
     }
     let mut lw = Lowerer::new(cx, Quantifier::Forall);
-    lw.summary = Some(SummaryState { func: name.to_string(), ..SummaryState::default() });
+    lw.summary = Some(SummaryState { func: name.to_string(), unfold, ..SummaryState::default() });
     let l = match lw.program(f) {
         Ok(l) => l,
         Err(super::Failure::Limit(hit)) => return Err(hit.to_string()),
@@ -132,6 +150,7 @@ pub fn summary(cx: &super::Context, f: &Function) -> Result<Summary, String> {
                 col: loc.col,
             })
             .collect(),
+        unfolded: None,
     })
 }
 
@@ -216,12 +235,24 @@ impl Lowerer<'_, '_> {
                 t
             }
         };
-        let r = self.fresh(&format!("{}.call", f.name.name), VarTy::Scalar(ret), sp);
-        let Val { e, .. } = self.select(table, &keys, ret);
-        out.push(Stmt::Assign { var: r, value: e, loc });
+        let Val { e: entry, .. } = self.select(table, &keys, ret);
+        let unfold = self.summary.as_ref().is_some_and(|s| s.unfold) && self.frames.len() == 1;
         if let Some(s) = self.summary.as_mut() {
-            s.sites.push((hit, ghosts, loc));
+            s.sites.push((hit, ghosts.clone(), loc));
         }
+        if unfold {
+            // A call of the body: `f` inlined once at the arguments' values (its own calls
+            // read the table), and the table holds its result (`T` is old's function).
+            let given = ghosts.iter().map(|g| Arg::Val(CV::S(self.val_of(*g)))).collect();
+            let CV::S(v) = self.inline(f, &[], sp, out, false, Some(given))? else {
+                self.spoil(format!("`{}` does not return a scalar", f.name.name));
+                return None;
+            };
+            out.push(Stmt::Assume { cond: Expr::same(entry, v.e.clone()), loc });
+            return Some(CV::S(v));
+        }
+        let r = self.fresh(&format!("{}.call", f.name.name), VarTy::Scalar(ret), sp);
+        out.push(Stmt::Assign { var: r, value: entry, loc });
         Some(CV::S(self.val_of(r)))
     }
 

@@ -57,6 +57,21 @@ fn equivalent_recursive_functions_are_proved_by_their_mutual_summaries() {
 }
 
 #[test]
+fn base_cases_one_call_apart_are_proved_with_old_unfolded_once() {
+    // `n <= 1 ? …` against `n <= 0 ? 0 : …`: new's `off(1)` is no call of old's own, but
+    // one of old's call `off(1)`'s, which the unfolded summary makes.
+    let (code, results) = equiv(&["off"], "20", &[]);
+    let r = result(&results, "off");
+    assert_eq!(r["verdict"], "verified", "{r}");
+    assert_eq!(
+        r["proof"]["summary"],
+        "mutual summary of off: recursive calls paired by equal arguments, old's calls \
+         unfolded once"
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
 fn explain_says_the_proof_is_a_mutual_summary() {
     let (old, new) = inputs();
     let out = Command::cargo_bin("forex")

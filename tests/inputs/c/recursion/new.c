@@ -46,6 +46,7 @@ int inloop(int n) {
   for (int i = 1; i <= 2 && i <= n; i++) s += inloop(n - i);
   return s;
 }
+int off(int n) { if (n <= 1) return n < 0 ? 0 : n; return n + off(n - 1); }
 
 int base(int n) { if (n <= 0) return 1; return n + base(n - 1); }
 int fib3(int n) { if (n < 2) return n; return fib3(n - 1) + fib3(n - 3); }

@@ -30,6 +30,7 @@ int inloop(int n) {
   for (int i = 1; i <= 2 && i <= n; i++) s += inloop(n - i);
   return s + 1;
 }
+int off(int n) { if (n <= 0) return 0; return n + off(n - 1); }
 
 /* Not equivalent in new.c (or not provable by mutual summaries). */
 int base(int n) { if (n <= 0) return 0; return n + base(n - 1); }
