@@ -1,4 +1,4 @@
-//! `forex equiv` on recursive C functions (tests/inputs/c/recursion/old.c and new.c): pairs
+//! `forex equiv` on recursive C functions (tests/inputs/recursion/old.c and new.c): pairs
 //! proved by their mutual summaries (recursive calls read one table, paired by equal
 //! arguments), non-equivalent twins violated or left unknown, and the reasons a pair has
 //! no summary (mutual recursion, a call in a loop, recursion in one version only,
@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 fn inputs() -> (String, String) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/c/recursion");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/recursion");
     let s = |f: &str| dir.join(f).to_str().unwrap().to_string();
     (s("old.c"), s("new.c"))
 }
