@@ -2,7 +2,8 @@
 //! (`benches/equiv/<class>/*.fe`: peel, offset, unroll, fission, fusion, unswitch,
 //! inversion, strength, sink, frame), each file one tuple with its `// expect:` verdict
 //! on the first line; every valid pair has an invalid twin (`*_bad.fe`) that must not be
-//! verified. Runs the release binary on each file and prints per file the verdict and
+//! verified. C pairs are two files, `NAME.old.c` and `NAME.new.c` (the `// expect:` line
+//! in the new one), run as `forex equiv` (class `recursion`: recursive functions). Runs the release binary on each file and prints per file the verdict and
 //! time, then per class decided/total and the time.
 //!
 //! `cargo bench --bench equiv [-- [--engine E] [--timeout SECS] [FILTER]]` (or
@@ -49,7 +50,9 @@ fn pairs(filter: Option<&str>) -> BTreeMap<String, Vec<PathBuf>> {
         let Ok(files) = std::fs::read_dir(class.path()) else { continue };
         let mut paths: Vec<PathBuf> = files
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "fe"))
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "fe") || p.to_string_lossy().ends_with(".new.c")
+            })
             .filter(|p| filter.is_none_or(|f| p.to_string_lossy().contains(f)))
             .collect();
         paths.sort();
@@ -71,8 +74,14 @@ fn expected(path: &Path) -> String {
 /// line of forex's complaint when there is no report), and the wall time.
 fn run_pair(path: &Path, cfg: &Config) -> (String, String, Duration) {
     let start = Instant::now();
-    let out = Command::new(env!("CARGO_BIN_EXE_forex"))
-        .args(["prove", "--format", "json", "--jobs", "1", "--quiet"])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_forex"));
+    // `NAME.new.c`: the pair `forex equiv NAME.old.c NAME.new.c`.
+    match path.to_string_lossy().strip_suffix(".new.c") {
+        Some(stem) => cmd.args(["equiv", &format!("{stem}.old.c")]),
+        None => cmd.arg("prove"),
+    };
+    let out = cmd
+        .args(["--format", "json", "--jobs", "1", "--quiet"])
         .args(["--engine", &cfg.engine, "--timeout", &cfg.timeout])
         .arg(path)
         .output();

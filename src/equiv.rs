@@ -17,6 +17,9 @@
 //! are both inputs and outputs unless `--in`/`--out` say otherwise.
 
 mod c;
+mod summary;
+
+pub use summary::what as summary_what;
 
 use crate::frontend::Version;
 use crate::ir::c::{CPointee, CView};
@@ -65,7 +68,13 @@ pub struct EquivOptions {
 /// One pair of functions: its tuple, or why it cannot be built.
 #[derive(Clone, Debug)]
 pub enum Pair {
-    Ready(Box<Tuple>),
+    Ready {
+        tuple: Box<Tuple>,
+        /// For a pair of recursive functions: its mutual-summary tuples (proof-only: only
+        /// their `verified` means anything; each with how its proof proves the pair,
+        /// `equiv::summary`), or why it has none.
+        summary: summary::Summaries,
+    },
     Broken {
         /// `f` or `old=new`.
         name: String,
@@ -172,7 +181,10 @@ fn pair(old: &Version, new: &Version, name: &NamePair, opts: &EquivOptions) -> P
         (Err(e), _) | (_, Err(e)) => return Pair::broken(name, loc, e),
     };
     match tuple(old, po, new, pn, name, opts) {
-        Ok(t) => Pair::Ready(Box::new(t)),
+        Ok(t) => {
+            let summary = summary::tuples(old, new, name, opts);
+            Pair::Ready { tuple: Box::new(t), summary }
+        }
         Err(e) => Pair::broken(name, loc, e),
     }
 }

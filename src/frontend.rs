@@ -507,6 +507,7 @@ pub fn load_version(
     };
     let opts = Options {
         int_model: Some(opts.int_model.unwrap_or(crate::ir::c::IntModel::Machine)),
+        summaries: true,
         ..opts.clone()
     };
     on_parse_stack(name, bytes, || {

@@ -175,6 +175,77 @@ pub fn decide(tuple: &Tuple, opts: &DecideOptions, cancel: &Cancel) -> Outcome {
     }
 }
 
+/// Proof-only tuples whose validity implies a tuple's (`forex equiv`'s mutual summaries of
+/// a pair of recursive functions), each with how its proof proves the tuple (the proof
+/// shows it), tried in order; or why the tuple has none (added to its `unknown` reason).
+#[derive(Clone, Debug)]
+pub struct Lemma {
+    pub tuples: Result<Vec<(Arc<Tuple>, String)>, String>,
+    /// What the lemmas are (`mutual summary of f`), for `unknown` reasons.
+    pub what: String,
+}
+
+/// Decides `tuple` with the help of `lemma`: the prover alone on the lemma's tuples first,
+/// for at most a quarter of the time in all (the first for half of it; a counterexample
+/// to a proof-only tuple is none of the tuple's, so only `verified` counts: the tuple's,
+/// with the lemma's `how` in the proof); then the portfolio on the tuple itself for the
+/// rest, whose `unknown` also says why the lemma did not help.
+pub fn decide_with_lemma(
+    tuple: &Tuple,
+    lemma: &Lemma,
+    opts: &DecideOptions,
+    cancel: &Cancel,
+) -> Outcome {
+    let start = Instant::now();
+    let proving =
+        matches!(opts.engine, EngineChoice::Prove | EngineChoice::All | EngineChoice::Both);
+    let note = match &lemma.tuples {
+        Ok(ls) if proving && !ls.is_empty() => {
+            let budget = cancel.with_timeout(opts.timeout / 4);
+            let mut why = String::new();
+            for (k, (l, how)) in ls.iter().enumerate() {
+                let c = if k + 1 < ls.len() {
+                    budget.with_timeout(opts.timeout / 8)
+                } else {
+                    budget.child()
+                };
+                let out = guarded(Engine::Prove, &c, || prove(l, &opts.prove, &c));
+                match out.verdict {
+                    Verdict::Verified { mut proof } => {
+                        proof.summary = Some(Box::new(how.clone()));
+                        return Outcome {
+                            verdict: Verdict::Verified { proof },
+                            time: start.elapsed(),
+                            ..out
+                        };
+                    }
+                    Verdict::Unknown { reason } => why = reason.to_string(),
+                    Verdict::Violated { .. } => why = "not valid for every table".into(),
+                }
+            }
+            UnknownReason::NotProved(format!("{} is not proved: {why}", lemma.what))
+        }
+        Ok(_) => UnknownReason::Unsupported(format!("{} needs the prover", lemma.what)),
+        Err(why) => UnknownReason::Unsupported(format!("no {}: {why}", lemma.what)),
+    };
+    let rest =
+        DecideOptions { timeout: opts.timeout.saturating_sub(start.elapsed()), ..opts.clone() };
+    let mut out = decide(tuple, &rest, cancel);
+    out.time = start.elapsed();
+    let engine = out.engine;
+    if let Verdict::Unknown { reason } = &mut out.verdict {
+        let add = |r: &UnknownReason| UnknownReason::combine([(Engine::Prove, &note), (engine, r)]);
+        let combined = match &*reason {
+            UnknownReason::Timeout { limit, during } => {
+                UnknownReason::Timeout { limit: *limit, during: Box::new(add(during)) }
+            }
+            r => add(r),
+        };
+        *reason = combined;
+    }
+    out
+}
+
 /// The hypertester can only show violations: anything else it says is `unknown`.
 fn tested(out: Outcome) -> Outcome {
     match out.verdict {

@@ -147,6 +147,11 @@ pub struct Proof {
     /// (`--explain`, JSON reports, `--certificate`).
     #[serde(flatten)]
     pub recorded: Recorded,
+    /// Set when the proof is of a pair of recursive functions' mutual summary (`forex
+    /// equiv`, `c::lower::summary`): how their recursive calls were paired (boxed: a
+    /// rare field of every outcome).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Box<String>>,
 }
 
 /// How the prover encoded floats in a proof (`smt::encode::FloatMode`).

@@ -161,3 +161,62 @@ fn init_exprs<'a>(i: &'a ast::Init, out: &mut Vec<&'a ast::Expr>) {
         ast::Init::List(items, _) => items.iter().for_each(|it| init_exprs(&it.init, out)),
     }
 }
+
+/// Per function of the user's file that is recursive: its summary lowering for mutual
+/// summaries (`lower::summary`), or why it has none (mutual recursion stays unfolded).
+pub(super) fn summaries(
+    file: &ast::File,
+    graph: &CallGraph,
+    cx: &super::lower::Context,
+) -> std::collections::BTreeMap<String, Result<crate::ir::c::Summary, String>> {
+    let mut out = std::collections::BTreeMap::new();
+    for f in &file.functions {
+        let name = f.name.name.as_str();
+        if f.body.is_none() || f.in_header || cx.broken.contains(name) {
+            continue;
+        }
+        let direct = graph.get(name).is_some_and(|c| c.contains_key(name));
+        let summary = match (mutual_cycle(name, graph), direct) {
+            (Some(path), _) => Err(format!(
+                "`{name}` is mutually recursive ({}): its calls stay unfolded",
+                path.join(" → ")
+            )),
+            (None, true) => super::lower::summary(cx, f),
+            (None, false) => continue,
+        };
+        out.insert(name.to_string(), summary);
+    }
+    out
+}
+
+/// A chain of calls `f → g → … → f` through another function, if `f` is on one.
+fn mutual_cycle(f: &str, graph: &CallGraph) -> Option<Vec<String>> {
+    let mut parent: HashMap<&str, &str> = HashMap::new();
+    let mut queue: std::collections::VecDeque<&str> = std::collections::VecDeque::new();
+    for g in graph.get(f)?.keys().filter(|g| *g != f && graph.contains_key(*g)) {
+        parent.insert(g, f);
+        queue.push_back(g);
+    }
+    while let Some(g) = queue.pop_front() {
+        for h in graph.get(g).into_iter().flat_map(|c| c.keys()) {
+            if h == f {
+                let mut back = Vec::new();
+                let mut at = g;
+                while at != f {
+                    back.push(at.to_string());
+                    at = parent[at];
+                }
+                back.reverse();
+                let mut path = vec![f.to_string()];
+                path.extend(back);
+                path.push(f.to_string());
+                return Some(path);
+            }
+            if graph.contains_key(h.as_str()) && !parent.contains_key(h.as_str()) {
+                parent.insert(h, g);
+                queue.push_back(h);
+            }
+        }
+    }
+    None
+}

@@ -55,6 +55,9 @@ pub struct Options {
     /// How many calls deep a recursive function is unfolded before its deeper calls
     /// become cuts (`--recursion-depth`); `None`: [`DEFAULT_RECURSION_DEPTH`].
     pub recursion_depth: Option<u32>,
+    /// Also lower each directly self-recursive function for mutual summaries
+    /// (`ir::c::CInfo::summaries`; `forex equiv` asks for them).
+    pub summaries: bool,
 }
 
 /// How deep recursion is unfolded by default: enough for the small inputs counterexamples
@@ -299,7 +302,11 @@ pub fn load(
         .filter(|(n, _)| !used.contains(*n))
         .flat_map(|(_, ds)| ds.clone())
         .collect();
-    module.c = Some(c_info(name, model, &file, &cx, &lowered));
+    let mut info = c_info(name, model, &file, &cx, &lowered);
+    if opts.summaries {
+        info.summaries = graph::summaries(&file, &graph, &cx);
+    }
+    module.c = Some(info);
     Ok(Loaded { module, broken, limited, unused, function_errors: fn_errors })
 }
 

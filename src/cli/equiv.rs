@@ -7,9 +7,11 @@ use crate::batch::{self, Entry, ExecOptions};
 use crate::cancel::Cancel;
 use crate::equiv::{EquivOptions, NamePair, Pair};
 use crate::frontend::{InputFormat, Version};
-use crate::portfolio::{cores::CoreBudget, DecideOptions};
+use crate::ir::Tuple;
+use crate::portfolio::{cores::CoreBudget, DecideOptions, Lemma};
 use crate::report::{Status, TupleResult};
 use clap::Args;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
@@ -179,10 +181,19 @@ pub fn main(args: EquivArgs, front: &crate::frontend::Options) -> i32 {
     }
     let mut entries = Vec::new();
     let mut tuples = Vec::new();
+    // Pairs of recursive functions: their mutual summaries (`portfolio::Lemma`).
+    let mut lemmas: HashMap<String, Lemma> = HashMap::new();
     for p in pairs {
         match p {
-            Pair::Ready(tuple) => {
+            Pair::Ready { tuple, summary } => {
                 let tuple = *tuple;
+                if let Some(s) = summary {
+                    let what = crate::equiv::summary_what(&tuple.name);
+                    let tuples =
+                        s.map(|ts| ts.into_iter().map(|(t, h)| (Arc::new(t), h)).collect());
+                    let lemma = Lemma { tuples, what };
+                    lemmas.insert(tuple.name.clone(), lemma);
+                }
                 tuples.push(tuple.clone());
                 let file = new.name.clone();
                 entries.push(Entry::Todo { file, tuple: Arc::new(tuple), expected: None });
@@ -215,7 +226,12 @@ pub fn main(args: EquivArgs, front: &crate::frontend::Options) -> i32 {
         progress: batch_opts.progress,
         grace: std::time::Duration::from_secs(5),
     };
-    let mut report = batch::execute(entries, &exec, &root, batch::portfolio_decider(decide));
+    let decider: batch::Decider =
+        Arc::new(move |tuple: &Tuple, cancel: &Cancel| match lemmas.get(&tuple.name) {
+            Some(lemma) => crate::portfolio::decide_with_lemma(tuple, lemma, &decide, cancel),
+            None => crate::portfolio::decide(tuple, &decide, cancel),
+        });
+    let mut report = batch::execute(entries, &exec, &root, decider);
     report.time = start.elapsed();
     let native =
         |report: &crate::report::Report| native_check(report, &tuples, &old, &new, &sources, front);

@@ -82,6 +82,7 @@ impl Cli {
             time_limit: None,
             memory_mb: crate::smt::memory::ceiling_mb(),
             recursion_depth: self.recursion_depth,
+            summaries: false,
         }
     }
 }

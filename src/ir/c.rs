@@ -252,6 +252,38 @@ pub struct CInfo {
     /// Per defined function, the variables its copies show in C terms (the copy part of a
     /// [`CView`]), for tuples built outside the file (`forex equiv`).
     pub views: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    /// Per directly self-recursive function, when asked for (`forex equiv`): its summary
+    /// lowering for mutual summaries, or why it has none (`c::lower::summary`).
+    pub summaries: std::collections::BTreeMap<String, Result<Summary, String>>,
+}
+
+/// A recursive function lowered with each recursive call of its body a read of the
+/// uninterpreted table `table` (indexed by the call's arguments, as library tables are)
+/// instead of an unfolding, and ghost variables per call site: whether the run made that
+/// call and with which arguments. `forex equiv` pairs two of them (Godlin–Strichman
+/// mutual summaries; the argument for soundness is in `c::lower::summary`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub program: crate::ir::Program,
+    /// The table's IR variable.
+    pub table: String,
+    /// The call sites, in order of lowering.
+    pub sites: Vec<SummarySite>,
+    /// The lowering whose body's calls are inlined once (their own calls read the table)
+    /// under `assume T[args] == result`: an old version's summary that meets a new
+    /// version's base case one call further on (`n <= 1` against `n <= 0`).
+    pub unfolded: Option<Box<Summary>>,
+}
+
+/// One recursive call site of a [`Summary`]: the IR variables of its ghosts (`hit`: the
+/// run made the call, false at the start; `args`: the call's arguments, as the
+/// parameters received them) and where the call is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SummarySite {
+    pub hit: String,
+    pub args: Vec<String>,
+    pub line: u32,
+    pub col: u32,
 }
 
 impl CInfo {

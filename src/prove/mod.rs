@@ -249,6 +249,7 @@ fn prove_with_pre(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcom
                 warnings: crate::vacuity::warnings_on(&pre, &p.ends, p.smt.session()),
                 observation_bound: None,
                 recorded: Default::default(),
+                summary: None,
             },
         },
         Err(f) => {

@@ -126,6 +126,8 @@ fn proof_text(proof: &Proof, queries: u64) -> String {
              {n} observations has an ∃ witness",
             n + 1
         );
+    } else if let Some(how) = &proof.summary {
+        let _ = writeln!(s, "{how}");
     } else if proof.loop_points.is_empty() {
         s.push_str("no loop points: the strongest postcondition is exact\n");
     }

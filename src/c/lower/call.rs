@@ -76,7 +76,10 @@ impl Lowerer<'_, '_> {
             return None;
         }
         if let Some(def) = self.cx.functions.get(name).copied() {
-            return self.inline(def, args, sp, out, discard);
+            if self.summarised(name) {
+                return self.summary_call(def, args, sp, out);
+            }
+            return self.inline(def, args, sp, out, discard, None);
         }
         if let Some(v) = self.modelled_call(name, args, sp, out, discard) {
             return v.map(CV::S);
@@ -169,13 +172,16 @@ impl Lowerer<'_, '_> {
         Some(vals)
     }
 
-    fn inline(
+    /// `f` inlined at a call with arguments `args`, or with their values `given` (already
+    /// evaluated: a summary's unfolded call, `summary`).
+    pub(super) fn inline(
         &mut self,
         f: &Function,
         args: &[ast::Expr],
         sp: &Span,
         out: &mut Vec<Stmt>,
         discard: bool,
+        given: Option<Vec<Arg>>,
     ) -> Option<CV> {
         let loc = self.loc(sp);
         if self.out_of_limits() {
@@ -199,7 +205,10 @@ impl Lowerer<'_, '_> {
                 Some(super::LimitHit::Size { function, limit: self.cx.limits.max_inlined });
             return None;
         }
-        let vals = self.arguments(f, args, sp, out)?;
+        let vals = match given {
+            Some(vals) => vals,
+            None => self.arguments(f, args, sp, out)?,
+        };
         let body_src = f.body.as_deref().unwrap_or(&[]);
         // Each instance of a recursive function has variables of its own: the outer one's
         // are still live when the inner one returns.

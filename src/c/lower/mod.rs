@@ -25,6 +25,7 @@ pub mod place;
 mod recursion;
 mod stmt;
 mod string;
+mod summary;
 pub mod ub;
 
 pub use call::nondet_type;
@@ -32,6 +33,7 @@ pub use ctype::CTy;
 pub use formula::{Binding, FormulaEnv};
 pub use memory::Object;
 pub use place::{Slot, CV};
+pub use summary::summary;
 
 use super::ast::{self, Function, Ident, RecordKind, Type as CType};
 use super::types::{Model, Val};
@@ -70,6 +72,8 @@ pub struct Lowered {
     /// The globals and static locals the program uses: C name → IR name of its storage's
     /// first leaf (static locals as `f::x`).
     pub globals: Vec<(String, CTy)>,
+    /// A summary lowering's table and call sites (`summary`).
+    pub summary: Option<summary::SummaryState>,
 }
 
 /// Everything lowering needs to know about the file.
@@ -332,6 +336,8 @@ pub struct Lowerer<'c, 'a> {
     limit: Option<LimitHit>,
     /// The jump flags of inlined calls (set false at the program's start).
     inline_flags: Vec<VarId>,
+    /// Lowering a summary (`summary`): its recursive calls read a table.
+    summary: Option<summary::SummaryState>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -370,6 +376,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             inlined: 0,
             limit: None,
             inline_flags: Vec::new(),
+            summary: None,
             diags: Vec::new(),
         }
     }
@@ -511,6 +518,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             let known = objects.len();
             let mut lw = Lowerer::new(cx, side);
             lw.objects = objects;
+            lw.summary = self.summary.clone();
             let l = lw.program_pass(f)?;
             if l.objects.len() == known {
                 return Ok(l);
@@ -621,6 +629,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             ub: self.ub_sites,
             param_objects: self.param_objects,
             globals,
+            summary: self.summary,
         })
     }
 }

@@ -20,7 +20,8 @@ impl Lowerer<'_, '_> {
     /// itself in tail position.
     pub(super) fn body_into(&mut self, f: &Function, out: &mut Vec<Stmt>) {
         let body = f.body.as_deref().unwrap_or(&[]);
-        if !self.tail_recursive(f) {
+        // A summary's self tail calls are calls like the others (`summary`).
+        if !self.tail_recursive(f) || self.summarised(&f.name.name) {
             self.seq_into(body, true, out);
             return;
         }

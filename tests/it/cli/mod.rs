@@ -4,6 +4,7 @@ mod certify;
 mod check;
 mod editor;
 mod equiv;
+mod equiv_recursion;
 mod native;
 mod neovim;
 mod portfolio;

@@ -1,0 +1,2 @@
+// expect: verified
+int tri(int n, int acc) { if (n <= 0) return acc; return tri(n - 1, acc + n); }

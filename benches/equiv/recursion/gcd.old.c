@@ -1,0 +1,6 @@
+// expect: verified
+int gcd(int a, int b) {
+  if (a == b) return a;
+  if (a > b) return gcd(a - b, b);
+  return gcd(a, b - a);
+}

@@ -1,0 +1,6 @@
+// expect: violated
+int gcd(int a, int b) {
+  if (a == b) return a;
+  if (a > b) return gcd(a - b, b);
+  return 2 * gcd(a, b - a);
+}
