@@ -88,6 +88,19 @@ pub fn convert(m: Model, v: Val, to: CScalar) -> Expr {
             if v.ty == CScalar::Bool {
                 return ite(v.e, of_integer(k, &BigInt::from(1)), zero(k));
             }
+            // An integer literal (`x / 2`) converts now, exactly as C would: the float
+            // literal lets the encoder see its value (`smt::encode`'s float rewrites).
+            match (&v.e.kind, &v.e.ty) {
+                (ExprKind::Int(n), _) => return of_integer(k, n),
+                (ExprKind::Bv(value), Type::Bv(w)) if *w <= 64 => {
+                    let mut n = BigInt::from(*value);
+                    if v.ty.is_signed() && (*value >> (w - 1)) & 1 == 1 {
+                        n -= BigInt::from(1u8) << *w as usize;
+                    }
+                    return of_integer(k, &n);
+                }
+                _ => {}
+            }
             // Math model: an unbounded integer, rounded as any integer is.
             unary(UnOp::ToFloat { kind: k, signed: v.ty.is_signed() }, v.e, Type::Float(k))
         }

@@ -119,6 +119,29 @@ impl FloatKind {
     }
 }
 
+/// `1/c` when the float `c` (of `kind`) is a power of two, `±2^k`, whose reciprocal
+/// `±2^-k` the format holds exactly (normal or subnormal); `None` otherwise (not a power of
+/// two, zero, infinite, NaN, or `2^-k` beyond the format's range).
+pub fn exact_reciprocal(kind: FloatKind, bits: u64) -> Option<u64> {
+    let c = kind.to_f64(bits); // exact: binary32 widens without rounding
+    if !c.is_finite() || c == 0.0 {
+        return None;
+    }
+    let b = c.to_bits();
+    let frac = b & ((1u64 << 52) - 1);
+    let power_of_two = if (b >> 52) & 0x7ff == 0 { frac.is_power_of_two() } else { frac == 0 };
+    if !power_of_two {
+        return None;
+    }
+    // 1/2^k is 2^-k exactly when binary64 holds it, else it overflows to infinity.
+    let r = 1.0 / c;
+    if !r.is_finite() || r * c != 1.0 {
+        return None;
+    }
+    let rb = kind.from_f64(r);
+    (kind.to_f64(rb) == r).then_some(rb)
+}
+
 impl fmt::Display for FloatKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -387,6 +410,27 @@ pub fn looks_like_float(text: &str) -> bool {
     }
     t.bytes().next().is_some_and(|b| b.is_ascii_digit() || b == b'.')
         && (t.contains('.') || t.contains('e'))
+}
+
+#[cfg(test)]
+mod reciprocal_tests {
+    use super::*;
+
+    #[test]
+    fn only_powers_of_two_with_a_representable_reciprocal() {
+        let r = |x: f64| exact_reciprocal(FloatKind::F64, x.to_bits()).map(f64::from_bits);
+        assert_eq!(r(2.0), Some(0.5));
+        assert_eq!(r(-0.25), Some(-4.0));
+        assert_eq!(r(2f64.powi(1023)), Some(2f64.powi(-1023))); // a subnormal reciprocal
+        assert_eq!(r(f64::from_bits(1)), None); // 2^-1074: 2^1074 overflows
+        assert_eq!(r(3.0), None);
+        assert_eq!(r(0.0), None);
+        assert_eq!(r(f64::INFINITY), None);
+        let f = |x: f32| exact_reciprocal(FloatKind::F32, u64::from(x.to_bits()));
+        assert_eq!(f(8.0), Some(u64::from(0.125f32.to_bits())));
+        assert_eq!(f(f32::from_bits(1)), None); // 2^-149: 2^149 is no binary32
+        assert_eq!(f(2f32.powi(127)), Some(u64::from(2f32.powi(-127).to_bits())));
+    }
 }
 
 #[cfg(test)]

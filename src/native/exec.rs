@@ -49,9 +49,15 @@ pub fn find_compiler(explicit: Option<&str>) -> Result<String, Vec<String>> {
 
 /// The compiler's flags for the integer model: the machine model is `gcc -fwrapv`'s C;
 /// in the math model a signed overflow traps (`-ftrapv`), since an unbounded integer has
-/// no native counterpart past its C type.
+/// no native counterpart past its C type. Floats as LANGUAGE.md reads them:
+/// `-ffp-contract=off` (no fused multiply-add the source does not write; x86-64 computes
+/// `float` and `double` in SSE registers of their own width, `FLT_EVAL_METHOD` 0), and
+/// `-frounding-math`, which keeps gcc from folding float expressions at compile time by
+/// rules that do not hold bit for bit: gcc 12, even at `-O0`, folds `0.0 - (double)n` to
+/// `-(double)n`, which is `-0.0` for `n == 0` where IEEE subtraction gives `+0.0` (found
+/// by `oracle::c_native_floats`). The run itself keeps the default rounding, to nearest.
 pub fn flags(model: IntModel) -> Vec<&'static str> {
-    let mut f = vec!["-std=gnu11", "-O0", "-w"];
+    let mut f = vec!["-std=gnu11", "-O0", "-w", "-ffp-contract=off", "-frounding-math"];
     f.push(match model {
         IntModel::Machine => "-fwrapv",
         IntModel::Math => "-ftrapv",
@@ -92,6 +98,7 @@ pub fn compile_and_run(
         .arg(&source)
         .arg("-o")
         .arg(&binary)
+        .arg("-lm") // math.h's functions (after the source: linkers read in order)
         .current_dir(dir.path())
         .stdin(Stdio::null())
         .output();

@@ -25,7 +25,7 @@
 //! default), `N K COUNT` (choices taken); a run stopped by the harness prints
 //! `FOREX-STOP K WHY` and exits with 90.
 
-use super::cint::{self, has_literal, literal, printf_of, to_c_int};
+use super::cint::{self, c_value, differs, has_literal, literal, observe, printf_of, to_c_scalar};
 use super::scan;
 use crate::ir::c::{CFunction, CInfo, CLibrary, CScalar, CType, IntModel, LibraryModel};
 use crate::ir::Tuple;
@@ -137,6 +137,7 @@ pub fn write(
     w.line("static int forex_copy, forex_nchoices, forex_next;");
     w.line("static const struct forex_choice *forex_choices;");
     w.line(TAKE);
+    w.line(cint::FLOAT_BITS);
     for (name, ty) in NONDET {
         w.line(&format!("{} __VERIFIER_nondet_{name}(void);", ty.c_name()));
     }
@@ -150,12 +151,8 @@ pub fn write(
         w.line(&format!("static long long forex_fin_{}[{n}];", f.name));
         w.line(&format!("static void forex_save_{}(void *(*cap)[{n}]) {{", f.name));
         for (i, (_, ty)) in scalars.iter().enumerate() {
-            let (_, cast) = printf_of(*ty);
-            w.line(&format!(
-                "  forex_fin_{}[{i}] = (long long){cast}*({} *)(*cap)[{i}];",
-                f.name,
-                ty.c_name()
-            ));
+            let value = observe(*ty, &format!("*({} *)(*cap)[{i}]", ty.c_name()));
+            w.line(&format!("  forex_fin_{}[{i}] = (long long){value};", f.name));
         }
         w.line("}");
     }
@@ -323,18 +320,33 @@ fn lookup(
 ) {
     match table {
         Value::Array { default, entries } if depth < lib.params.len() => {
+            let ty = lib.params[depth];
             for (index, sub) in entries {
                 let Some(i) = index.to_i128().filter(|i| has_literal(*i)) else {
                     continue; // no C argument equals it
                 };
-                w.line(&format!("  if ((__int128)p{depth} == (__int128){}) {{", literal(i)));
+                let p = format!("p{depth}");
+                let test = match cint::float_kind(ty) {
+                    // A float argument's key is its bit pattern, every NaN the one NaN
+                    // (`c::float::as_key`).
+                    Some(k) if i >= 0 && i < 1i128 << k.width() => {
+                        if k.is_nan(i as u64) {
+                            format!("{p} != {p}")
+                        } else {
+                            format!("!({})", differs(ty, &p, i))
+                        }
+                    }
+                    Some(_) => continue,
+                    None => format!("(__int128){p} == (__int128){}", literal(i)),
+                };
+                w.line(&format!("  if ({test}) {{"));
                 lookup(w, sub, depth + 1, lib, what, unfit);
                 w.line("  }");
             }
             lookup(w, default, depth + 1, lib, what, unfit);
         }
-        v => match to_c_int(v, lib.ret) {
-            Ok(n) => w.line(&format!("  return ({}){};", lib.ret.c_name(), literal(n))),
+        v => match to_c_scalar(v, lib.ret) {
+            Ok(n) => w.line(&format!("  return {};", c_value(lib.ret, n))),
             Err(e) => {
                 unfit.push(format!("{what}: {e}"));
                 w.line("  return 0;");
@@ -397,10 +409,12 @@ fn copy_run(
         let init = initial_of(&p.var)?;
         match &p.ty {
             CType::Scalar(ty) => {
-                match to_c_int(init, *ty) {
+                match to_c_scalar(init, *ty) {
                     Ok(n) => {
-                        reach = reach.max(n.clamp(0, 1 << 20));
-                        args.push(format!("({}){}", ty.c_name(), literal(n)));
+                        if !ty.is_float() {
+                            reach = reach.max(n.clamp(0, 1 << 20));
+                        }
+                        args.push(c_value(*ty, n));
                     }
                     Err(e) => {
                         unfit.push(format!("initial {copy}.{}: {e}", p.name));
@@ -408,7 +422,7 @@ fn copy_run(
                     }
                 }
                 if let Some(v) = fin.get(&p.var) {
-                    match to_c_int(v, *ty) {
+                    match to_c_scalar(v, *ty) {
                         Ok(n) => scalars.push((p.var.clone(), *ty, n)),
                         Err(e) => unfit.push(format!("final {copy}.{}: {e}", p.name)),
                     }
@@ -459,7 +473,7 @@ fn copy_run(
             return Err(too_far(copy, &p.name));
         }
         let mut conv = |v: &Value, what: &str| {
-            to_c_int(v, elem).unwrap_or_else(|e| {
+            to_c_scalar(v, elem).unwrap_or_else(|e| {
                 unfit.push(format!("{what} {copy}.{}: {e}", p.name));
                 0
             })
@@ -470,24 +484,25 @@ fn copy_run(
         w.line(&format!("  {t} *{buf} = forex_alloc({len}, sizeof({t}));"));
         let d0 = conv(d0, "initial");
         w.line(&format!(
-            "  for (long long i = 0; i < {len}; i++) {buf}[i] = ({t}){};",
-            literal(d0)
+            "  for (long long i = 0; i < {len}; i++) {buf}[i] = {};",
+            c_value(elem, d0)
         ));
         for (i, v) in e0 {
             let i = i.to_i128().unwrap_or(0);
             let v = conv(v, "initial");
-            w.line(&format!("  {buf}[{}] = ({t}){};", literal(i - lo), literal(v)));
+            w.line(&format!("  {buf}[{}] = {};", literal(i - lo), c_value(elem, v)));
         }
         let default = conv(d1, "final");
         let entries =
             e1.iter().map(|(i, v)| (i.to_i128().unwrap_or(0), conv(v, "final"))).collect();
-        let (fmt, cast) = printf_of(elem);
+        let (fmt, _) = printf_of(elem);
         prints.push(format!(
-            "  for (long long i = 0; i < {len}; i++) if ({buf}[i] != ({t}){}) \
-             printf(\"A {k} {} %lld {fmt}\\n\", i + {}, {cast}{buf}[i]);",
-            literal(default),
+            "  for (long long i = 0; i < {len}; i++) if ({}) \
+             printf(\"A {k} {} %lld {fmt}\\n\", i + {}, {});",
+            differs(elem, &format!("{buf}[i]"), default),
             p.var,
             literal(lo),
+            observe(elem, &format!("{buf}[i]")),
         ));
         args_array(&mut args, f, &p.name, format!("{buf} + {}", literal(-lo)));
         array_expects.push(ArrayExpect { name: p.var.clone(), elem, default, entries, lo, hi });
@@ -496,11 +511,11 @@ fn copy_run(
     let call = format!("{}({})", f.name, args.join(", "));
     match (&f.ret, &f.ret_var) {
         (CType::Scalar(ty), Some(rv)) => {
-            let (fmt, cast) = printf_of(*ty);
+            let (fmt, _) = printf_of(*ty);
             w.line(&format!("  {} forex_r = {call};", ty.c_name()));
-            w.line(&format!("  printf(\"V {k} {rv} {fmt}\\n\", {cast}forex_r);"));
+            w.line(&format!("  printf(\"V {k} {rv} {fmt}\\n\", {});", observe(*ty, "forex_r")));
             if let Some(v) = fin.get(rv) {
-                match to_c_int(v, *ty) {
+                match to_c_scalar(v, *ty) {
                     Ok(n) => scalars.push((rv.clone(), *ty, n)),
                     Err(e) => unfit.push(format!("final {copy}.{rv}: {e}")),
                 }

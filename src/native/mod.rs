@@ -9,7 +9,8 @@
 //! `harness` writes one C file that holds the user's source, feeds the ∀ functions the
 //! counterexample's inputs, nondeterministic choices and library results, and prints
 //! what the compiled code computed; `exec` compiles and runs it; [`check_counterexample`]
-//! compares the printed values with the counterexample's final values, per variable.
+//! compares the printed values with the counterexample's final values, per variable:
+//! integers by value, floats bit for bit with every NaN the one NaN (`cint` says why).
 //! `report` runs the check for the violated C tuples of a `forex prove` report.
 
 mod cint;
@@ -243,14 +244,14 @@ fn compare(h: &Harness, ran: exec::Ran, limit: Duration) -> NativeOutcome {
     let mut differences = Vec::new();
     let mut compared = 0;
     for (k, copy) in h.copies.iter().enumerate() {
-        for (var, _, expected) in &copy.scalars {
+        for (var, ty, expected) in &copy.scalars {
             compared += 1;
             let native = printed.scalars.get(&(k, var.clone()));
-            if native != Some(expected) {
+            if !native.is_some_and(|n| cint::same(*ty, *expected, *n)) {
                 differences.push(Difference {
                     variable: format!("{}.{var}", copy.name),
-                    forex: expected.to_string(),
-                    native: native.map_or("(not reached)".into(), i128::to_string),
+                    forex: cint::show(*ty, *expected),
+                    native: native.map_or("(not reached)".into(), |n| cint::show(*ty, *n)),
                 });
             }
         }
@@ -278,11 +279,11 @@ fn compare(h: &Harness, ran: exec::Ran, limit: Duration) -> NativeOutcome {
                     }
                     None => a.default,
                 };
-                if want != got {
+                if !cint::same(a.elem, want, got) {
                     differences.push(Difference {
                         variable: format!("{}.{}[{i}]", copy.name, a.name),
-                        forex: want.to_string(),
-                        native: got.to_string(),
+                        forex: cint::show(a.elem, want),
+                        native: cint::show(a.elem, got),
                     });
                 }
             }

@@ -96,6 +96,9 @@ pub fn bv_literal(value: u128, width: u32) -> BV {
 
 impl Encoder<'_> {
     fn expr(&mut self, e: &Expr) -> Dynamic {
+        if let Some(cheaper) = float::rewrite(e) {
+            return self.expr(&cheaper);
+        }
         match &e.kind {
             ExprKind::Var(v) => (self.vars)(*v),
             ExprKind::Bound(b) => self.bound.get(b).expect("checked IR: bound variable").clone(),

@@ -20,6 +20,7 @@ use crate::ir::c::CScalar;
 use crate::ir::{Expr, ExprKind, LoopId, Stmt, Type, VarId};
 
 mod mem;
+mod strlit;
 mod text;
 
 /// Trip counts up to this are unrolled.

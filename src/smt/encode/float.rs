@@ -27,7 +27,7 @@
 //! their counterexamples must replay bit for bit.
 
 use crate::ir::float::{self as fl, FloatKind};
-use crate::ir::{BinOp, FloatClass, IntTarget, RoundDir, Type, UnOp};
+use crate::ir::{BinOp, Expr, ExprKind, FloatClass, IntTarget, RoundDir, Type, UnOp};
 use num_bigint::BigInt;
 use std::cell::Cell;
 use z3::ast::{Ast, Bool, Dynamic, Float, Int, Real, BV};
@@ -161,6 +161,65 @@ fn is_nan(kind: FloatKind, a: &Dynamic) -> Bool {
     match mode() {
         FloatMode::Exact => fp(a).is_nan(),
         FloatMode::Abstract => ceq(kind, a, a).not(),
+    }
+}
+
+/// An IEEE identity that spares the solver an expensive operation: `Some(cheaper)` when
+/// `e` is one of the forms below, bit for bit equal to `e` on every input (NaN being the one
+/// NaN). Both encodings use it, so that the abstraction sees `x / 2` and `x * 0.5` as one
+/// term, and the exact encoding multiplies where Z3's division is slow.
+///
+/// - `x / c` is `x * (1/c)` when `c` is a power of two `±2^k` whose reciprocal the format
+///   holds exactly (`fl::exact_reciprocal`). For finite `x` both are the correctly rounded
+///   (RNE) value of the one real number `x · 2^-k`, so they round alike, overflow to the
+///   same infinity and underflow to the same subnormal or zero; the sign of a zero result
+///   is `sign(x) xor sign(c)` in both, `c` and `1/c` having one sign; `±inf / c` and
+///   `±inf * (1/c)` are the same infinity; a NaN gives NaN.
+/// - `x * 2` (or `2 * x`) is `x + x`: both are the correctly rounded `2x` (the zeros:
+///   `-0 * 2` and `-0 + -0` are `-0`; `inf + inf` is `inf`; NaN stays NaN).
+/// - `(float)(double)x` for a `float` `x` is `x`: widening is exact and narrowing an exact
+///   binary32 value gives it back (NaN gives NaN).
+/// - `(int)trunc(x)` is `(int)x`, and the fit test likewise: the conversion truncates
+///   toward zero, and `trunc` of `x` truncates to the same integer (NaN and the infinities
+///   stay what they are: no integer).
+pub fn rewrite(e: &Expr) -> Option<Expr> {
+    let float_literal = |x: &Expr| match (&x.kind, &x.ty) {
+        (ExprKind::Float(bits), Type::Float(k)) => Some((*k, *bits)),
+        _ => None,
+    };
+    match &e.kind {
+        ExprKind::Binary(BinOp::Div, x, c) => {
+            let (k, bits) = float_literal(c)?;
+            let r = fl::exact_reciprocal(k, bits)?;
+            Some(Expr::binary(BinOp::Mul, (**x).clone(), Expr::float(k, r)))
+        }
+        ExprKind::Binary(BinOp::Mul, a, b) => {
+            let two = |x: &Expr| float_literal(x).is_some_and(|(k, bits)| k.to_f64(bits) == 2.0);
+            let x = if two(b) {
+                a
+            } else if two(a) {
+                b
+            } else {
+                return None;
+            };
+            matches!(x.ty, Type::Float(_))
+                .then(|| Expr::binary(BinOp::Add, (**x).clone(), (**x).clone()))
+        }
+        ExprKind::Unary(UnOp::ToFloat { kind: FloatKind::F32, .. }, wide) => match &wide.kind {
+            ExprKind::Unary(UnOp::ToFloat { kind: FloatKind::F64, .. }, x)
+                if x.ty == Type::Float(FloatKind::F32) =>
+            {
+                Some((**x).clone())
+            }
+            _ => None,
+        },
+        ExprKind::Unary(op @ (UnOp::FloatToInt(_) | UnOp::FloatFits(_)), t) => match &t.kind {
+            ExprKind::Unary(UnOp::RoundTo(RoundDir::Trunc), x) => {
+                Some(Expr { kind: ExprKind::Unary(*op, x.clone()), ty: e.ty.clone() })
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -165,3 +165,34 @@ int copy_points(void) {
   memcpy(q, p, sizeof p);
   return q[0].x + q[1].x + q[0].y - q[1].y + 5;
 }
+
+/* String literals as arguments of the str* functions (tuples after the definitions, so that
+   the lines above keep their numbers). */
+int cmp_lit(char c) {
+  char s[3] = {'a', c, 0};
+  return strcmp(s, "ab");
+}
+
+int ncmp_lit(char c) {
+  char s[4] = {'a', 'b', c, 0};
+  return strncmp(s, "abz", 2);
+}
+
+int ncmp_lit3(char c) {
+  char s[4] = {'a', 'b', c, 0};
+  return strncmp("abz", s, 3);
+}
+
+unsigned long len_lit(void) { return strlen("a\tb\x41") + strlen("x\0yz"); }
+
+int lits(void) { return strcmp("a\n", "ab"); }
+
+/*@forex
+tuple ok_strcmp_lit { forall a: cmp_lit; pre a.c == 'b'; post a.ret == 0; }
+tuple bad_strcmp_lit { forall a: cmp_lit; post a.ret == 0; }
+tuple ok_strcmp_lit_sign { forall a: cmp_lit; pre a.c == 'c'; post a.ret == 1; }
+tuple ok_strncmp_lit { forall a: ncmp_lit; post a.ret == 0; }
+tuple bad_strncmp_lit { forall a: ncmp_lit3; post a.ret == 0; }
+tuple ok_strlen_lit { forall a: len_lit; post a.ret == 5; }
+tuple ok_lits { forall a: lits; post a.ret == -88; }
+*/

@@ -4,6 +4,7 @@
 
 pub mod brute;
 pub mod build;
+pub mod cfgen;
 pub mod cgen;
 pub mod corpus;
 pub mod fe;

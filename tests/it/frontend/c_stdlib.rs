@@ -57,6 +57,9 @@ fn the_prover_alone_proves_tuples_through_bounded_calls() {
         "ok_strncmp",
         "ok_strcpy",
         "ok_struct_copy",
+        "ok_strcmp_lit",
+        "ok_strncmp_lit",
+        "ok_strlen_lit",
     ] {
         assert_eq!(result(&json, name)["verdict"], "verified", "{name}: {json}");
     }
@@ -192,9 +195,21 @@ bad_input!(
     "7:17"
 );
 bad_input!(
-    string_literal,
-    "  return strcmp(s, \"ab\");",
-    "string literals are not supported yet",
+    string_literal_copied,
+    "  strcpy(d, \"ab\");\n  return x;",
+    "string literals are not supported yet (`strcpy` of a literal)",
+    "7:13"
+);
+bad_input!(
+    string_literal_too_long,
+    "  return strcmp(s, \"0123456789012345678901234567890123456789012345678901234567890123\");",
+    "`strcmp` of a string literal longer than 63 characters",
+    "7:20"
+);
+bad_input!(
+    string_literal_of_ints,
+    "  return memcmp(a, \"ab\", 2);",
+    "string literals are not supported",
     "7:20"
 );
 bad_input!(

@@ -10,6 +10,7 @@ use crate::common::cgen::{sample_programs, CProgram, Model};
 use forex::diag::DiagStyle;
 use forex::frontend::{load_source, InputFormat};
 use forex::interp::{self, Chooser, RunEnd};
+use forex::ir::float::FloatKind;
 use forex::ir::{Loc, Module, Type};
 use forex::native::{check_counterexample, exec, NativeOptions, NativeOutcome};
 use forex::value::Value;
@@ -25,7 +26,7 @@ fn load_c(name: &str, source: &str) -> Module {
         .unwrap_or_else(|d| panic!("{name} is rejected:\n{}\n{source}", d.render(DiagStyle::Short)))
 }
 
-fn compiler() -> Option<String> {
+pub(super) fn compiler() -> Option<String> {
     match exec::find_compiler(None) {
         Ok(cc) => Some(cc),
         Err(tried) => {
@@ -136,7 +137,7 @@ fn random_value(rng: &mut ChaCha8Rng, ty: &Type, small: bool) -> Value {
             Value::bv(v, *w)
         }
         Type::Str => Value::Str { value: String::new() },
-        Type::Float(k) => Value::float(*k, k.from_f64(rng.gen_range(-100.0..100.0))),
+        Type::Float(k) => Value::float(*k, random_float(rng, *k)),
         Type::Array(elem) => {
             let mut a = Value::default_of(ty);
             for i in -1i64..6 {
@@ -147,9 +148,40 @@ fn random_value(rng: &mut ChaCha8Rng, ty: &Type, small: bool) -> Value {
     }
 }
 
+/// A random float's bits: the specials (±0, ±infinity, NaN, the smallest and largest
+/// subnormals and normals), any bit pattern, small decimals, small integers.
+fn random_float(rng: &mut ChaCha8Rng, k: FloatKind) -> u64 {
+    match rng.gen_range(0..4) {
+        0 => {
+            let specials = [
+                k.zero(false),
+                k.zero(true),
+                k.infinity(false),
+                k.infinity(true),
+                k.nan(),
+                1,
+                (1u64 << (k.sbits() - 1)) - 1,
+                1u64 << (k.sbits() - 1),
+                k.infinity(false) - 1,
+                k.from_f64(1.0),
+                k.from_f64(-0.1),
+            ];
+            let b = specials[rng.gen_range(0..specials.len())];
+            if rng.gen() {
+                b ^ (1u64 << (k.width() - 1))
+            } else {
+                b
+            }
+        }
+        1 => rng.gen::<u64>() & if k.width() == 64 { u64::MAX } else { (1u64 << k.width()) - 1 },
+        2 => k.from_f64(rng.gen_range(-100.0..100.0)),
+        _ => k.from_f64(f64::from(rng.gen_range(-20i32..20))),
+    }
+}
+
 /// Runs every tuple's ∀ copies of `source` on `cases` random inputs in forex's
 /// interpreter and natively; panics at the first disagreement. Returns the cases compared.
-fn agree(name: &str, source: &str, cases: u32, seed: u64) -> usize {
+pub(super) fn agree(name: &str, source: &str, cases: u32, seed: u64) -> usize {
     let module = load_c(name, source);
     let info = module.c.as_ref().unwrap_or_else(|| panic!("{name}: no C facts in the module"));
     let small = info.model == forex::ir::c::IntModel::Math;

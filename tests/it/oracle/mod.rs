@@ -3,6 +3,7 @@
 
 mod answers;
 mod c_native;
+mod c_native_floats;
 mod differential;
 mod generator;
 mod hypertest_differential;

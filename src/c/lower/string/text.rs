@@ -7,7 +7,8 @@ use crate::c::types::Val;
 use crate::ir::c::CScalar;
 use crate::ir::{Expr, Stmt};
 
-use super::{push_if, scalar_of, Trip};
+use super::strlit::Text;
+use super::{literal, push_if, scalar_of, Trip};
 
 impl Lowerer<'_, '_> {
     /// The most elements a walk along string `p` visits before it either finds a `NUL` or
@@ -43,6 +44,35 @@ impl Lowerer<'_, '_> {
         }
     }
 
+    /// The most elements a walk along a `str*` argument visits: a literal's bytes, its
+    /// `NUL` included (a walk over a literal is unrolled: at most `UNROLL` of them).
+    fn text_trip(&self, t: &Text) -> Trip {
+        match t {
+            Text::Ptr(p) => self.string_trip(p),
+            Text::Lit(bytes) => Trip::Const(bytes.len() as u64),
+        }
+    }
+
+    /// Element `i` of a `str*` argument: loaded through the pointer (its undefined
+    /// behaviour checked), or the literal's byte (`i` is a constant then: a walk over a
+    /// literal is unrolled).
+    fn text_load(&mut self, t: &Text, i: &Val, sp: &Span, out: &mut Vec<Stmt>) -> Option<Val> {
+        match t {
+            Text::Ptr(p) => {
+                let e = self.load(p, i, true, sp, out)?.pop()?;
+                Some(Val { e, ty: scalar_of(&p.to) })
+            }
+            Text::Lit(bytes) => {
+                let k = literal(&i.e)?;
+                let byte = *bytes.get(usize::try_from(k).ok()?)?;
+                Some(Val {
+                    e: self.m().lit_i(i64::from(byte as i8), CScalar::Char),
+                    ty: CScalar::Char,
+                })
+            }
+        }
+    }
+
     /// `strlen(s)` as a `size_t`; its walk's statements go to `out`.
     pub(super) fn length(&mut self, s: &Ptr, sp: &Span, out: &mut Vec<Stmt>) -> Option<Val> {
         let loc = self.loc(sp);
@@ -67,8 +97,14 @@ impl Lowerer<'_, '_> {
         sp: &Span,
         out: &mut Vec<Stmt>,
     ) -> Option<CV> {
-        let s = self.string("strlen", 0, &args[0], out)?;
-        self.length(&s, sp, out).map(CV::S)
+        match self.text("strlen", 0, &args[0], out)? {
+            // A literal's length is where its first `NUL` is (`"a\0b"` has length 1).
+            Text::Lit(bytes) => {
+                let n = bytes.iter().position(|b| *b == 0).unwrap_or(bytes.len());
+                Some(CV::S(self.size_lit(n as u64)))
+            }
+            Text::Ptr(s) => self.length(&s, sp, out).map(CV::S),
+        }
     }
 
     /// `strcmp(a, b)` / `strncmp(a, b, n)`.
@@ -80,8 +116,8 @@ impl Lowerer<'_, '_> {
         out: &mut Vec<Stmt>,
     ) -> Option<CV> {
         let loc = self.loc(sp);
-        let a = self.string(name, 0, &args[0], out)?;
-        let b = self.string(name, 1, &args[1], out)?;
+        let a = self.text(name, 0, &args[0], out)?;
+        let b = self.text(name, 1, &args[1], out)?;
         let limit = match args.get(2) {
             Some(n) => {
                 let v = self.expr(n, out)?;
@@ -90,7 +126,7 @@ impl Lowerer<'_, '_> {
             None => None,
         };
         // Each step reads both strings: the shorter known bound (and `n`) bounds the walk.
-        let mut trip = match (self.string_trip(&a), self.string_trip(&b)) {
+        let mut trip = match (self.text_trip(&a), self.text_trip(&b)) {
             (Trip::Const(x), Trip::Const(y)) => Trip::Const(x.min(y)),
             (Trip::Const(x), _) | (_, Trip::Const(x)) => Trip::Const(x),
             _ => Trip::Open,
@@ -105,12 +141,10 @@ impl Lowerer<'_, '_> {
         }
         let r = self.fresh(name, VarTy::Scalar(CScalar::Int), sp);
         out.push(Stmt::Assign { var: r, value: self.m().lit_i(0, CScalar::Int), loc });
-        let elem = scalar_of(&a.to);
         self.each(&trip, true, sp, out, &mut |lw, i, done, body| {
             let mut step = Vec::new();
-            let x = lw.load(&a, i, true, sp, &mut step)?.pop()?;
-            let y = lw.load(&b, i, true, sp, &mut step)?.pop()?;
-            let (x, y) = (Val { e: x, ty: elem }, Val { e: y, ty: scalar_of(&b.to) });
+            let x = lw.text_load(&a, i, sp, &mut step)?;
+            let y = lw.text_load(&b, i, sp, &mut step)?;
             let (bx, by) = (lw.m().to(&x, CScalar::UChar), lw.m().to(&y, CScalar::UChar));
             let diff = lw.byte_diff(&bx, &by, sp)?;
             let differ = Expr::binary(crate::ir::BinOp::Ne, bx.e.clone(), by.e.clone());
