@@ -425,3 +425,50 @@ pub fn permuted(tuple: &Tuple, align: &[Aligned<'_>]) -> Vec<Expr> {
     }
     out
 }
+
+/// Counts (`if (x[i] > 0) ca++;`) in aligned loops whose guard counter i steps by 1:
+/// `ca >= old(ca)` and `ca - old(ca) <= i - old(i)`, with the guard's closure `i <= n`
+/// (signed on bit-vectors). A comparator's `return ca - cb;` then cannot overflow in
+/// the machine model: both counts lie between 0 and n. Exact alignments get no unary
+/// atoms otherwise (`mine`), so these are mined for them too.
+pub fn counts(tuple: &Tuple, align: &[Aligned<'_>], ghost: &dyn Fn(VarId) -> VarId) -> Vec<Expr> {
+    let mut out = Vec::new();
+    if align.len() < 2 {
+        return out;
+    }
+    for al in align {
+        let mut guard_vars = Vec::new();
+        al.cond().for_each_var(&mut |v| guard_vars.push(v));
+        let Some(i) = crate::ir::steps::counters(tuple, al.body())
+            .into_iter()
+            .find(|&(v, c)| c == 1 && guard_vars.contains(&v))
+            .map(|(v, _)| v)
+        else {
+            continue;
+        };
+        let ty = tuple.var(i).ty.clone();
+        let bv = matches!(ty, Type::Bv(_));
+        let (ge, le) = if bv { (BinOp::SGe, BinOp::SLe) } else { (BinOp::Ge, BinOp::Le) };
+        let var = |v: VarId| Expr::var(v, ty.clone());
+        let moved = |v: VarId| Expr::binary(BinOp::Sub, var(v), var(ghost(v)));
+        let counted: Vec<VarId> = crate::ir::steps::counted(tuple, al.body())
+            .into_iter()
+            .filter(|&y| y != i && tuple.var(y).ty == ty)
+            .collect();
+        if counted.is_empty() {
+            continue;
+        }
+        for c in al.cond().conjuncts() {
+            if let ExprKind::Binary(op @ (BinOp::Lt | BinOp::SLt), x, n) = &c.kind {
+                if matches!(x.kind, ExprKind::Var(v) if v == i) && (*op == BinOp::SLt) == bv {
+                    out.push(Expr::binary(le, (**x).clone(), (**n).clone()));
+                }
+            }
+        }
+        for y in counted {
+            out.push(Expr::binary(ge, var(y), var(ghost(y))));
+            out.push(Expr::binary(le, moved(y), moved(i)));
+        }
+    }
+    out
+}

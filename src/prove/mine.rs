@@ -121,6 +121,9 @@ pub fn atoms(
     for e in super::exits::permuted(tuple, align) {
         push(e, &mut out);
     }
+    for e in super::exits::counts(tuple, align, ghost) {
+        push(e, &mut out);
+    }
     for (i, a) in align.iter().enumerate() {
         for b in &align[i + 1..] {
             let (ma, mb) = (crate::ir::modified_vars(a.body()), crate::ir::modified_vars(b.body()));
