@@ -7,6 +7,10 @@
 //! wrong verdicts, and forex's median time over the decided files beside Elaenia's
 //! published median over the files it reports (target: at most 1/50 of it).
 //!
+//! Then forex's own comparators (`tests/inputs/c/comparators`, antisymmetry and
+//! transitivity of comparators that return early; `ok_` tuples valid, `bad_` ones not)
+//! in both integer models: decided/total, wrong verdicts and the total time of the run.
+//!
 //! `cargo bench --bench c [-- [--runs N] [--timeout SECS] [--elaenia-runs N]
 //! [--elaenia-timeout SECS] [FILTER]]` (or `FOREX_C_RUNS`, `FOREX_TIMEOUT`). Times are wall-clock times of the `forex` process (start-up
 //! included), which is what a user waits for. A file forex cannot read shows as `error`
@@ -195,7 +199,7 @@ fn main() {
         col.set_cell_alignment(CellAlignment::Right);
     }
     println!("{table}");
-    let elaenia_wrong = elaenia(&cfg);
+    let more_wrong = elaenia(&cfg) + comparators(&cfg);
     if per_file.is_empty() {
         println!("no file was decided ({errors} errors): no median to compare with Elaenia's");
         return;
@@ -211,8 +215,8 @@ fn main() {
         ms(overall),
         if errors > 0 { format!("; {errors} errors, not counted") } else { String::new() }
     );
-    if wrong + elaenia_wrong > 0 {
-        println!("{} definitive verdicts contradict the expected ones", wrong + elaenia_wrong);
+    if wrong + more_wrong > 0 {
+        println!("{} definitive verdicts contradict the expected ones", wrong + more_wrong);
         std::process::exit(1);
     }
 }
@@ -295,5 +299,57 @@ fn elaenia(cfg: &Config) -> usize {
         ms(theirs),
         published.len()
     );
+    wrong
+}
+
+/// forex's comparators in both integer models, the whole folder in one run each (the
+/// default `--jobs`, `--elaenia-timeout`): a table and a summary line per model;
+/// returns the number of definitive verdicts that contradict the tuples' names.
+fn comparators(cfg: &Config) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/inputs/c/comparators");
+    if cfg.filter.as_deref().is_some_and(|f| !"comparators".contains(f)) {
+        return 0;
+    }
+    let mut table = Table::new();
+    table.load_style(presets::ASCII_MARKDOWN);
+    table.set_header(["int model", "tuple", "expected", "verdict", "engine"]);
+    let mut wrong = 0;
+    let mut lines = Vec::new();
+    for model in ["machine", "math"] {
+        let start = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_forex"))
+            .args(["prove", "--format", "json", "--quiet", "--timeout", &cfg.elaenia_timeout])
+            .args(["--int-model", model])
+            .arg(&dir)
+            .output();
+        let time = start.elapsed();
+        let report: Option<serde_json::Value> =
+            out.ok().and_then(|o| serde_json::from_slice(&o.stdout).ok());
+        let results = report.as_ref().and_then(|r| r["results"].as_array()).cloned();
+        let (mut decided, mut total) = (0, 0);
+        for r in results.unwrap_or_default() {
+            let tuple = r["tuple"].as_str().unwrap_or("-");
+            let verdict = r["verdict"].as_str().unwrap_or("error");
+            let want = if tuple.starts_with("bad_") { "violated" } else { "verified" };
+            total += 1;
+            if verdict == want {
+                decided += 1;
+            } else if matches!(verdict, "verified" | "violated") {
+                wrong += 1;
+            }
+            let engine = r["engine"].as_str().unwrap_or("-");
+            table.add_row([model, tuple, want, verdict, engine]);
+        }
+        lines.push(format!(
+            "comparators ({model} integers): {decided}/{total} decided, timeout {} s, \
+             total {} ms (one run, default --jobs)",
+            cfg.elaenia_timeout,
+            ms(time)
+        ));
+    }
+    println!("{table}");
+    for l in lines {
+        println!("{l}");
+    }
     wrong
 }

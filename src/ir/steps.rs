@@ -78,6 +78,16 @@ pub fn monotone(tuple: &Tuple, body: &[Stmt]) -> Vec<(VarId, i64)> {
         .collect()
 }
 
+/// The numeric variables a loop body only ever steps by +1, in any branch (`if (p) c++;`):
+/// counts of the iterations that passed a test.
+pub fn counted(tuple: &Tuple, body: &[Stmt]) -> Vec<VarId> {
+    constant_steps(tuple, body)
+        .into_iter()
+        .filter(|(_, steps)| steps.iter().all(|&c| c == 1))
+        .map(|(v, _)| v)
+        .collect()
+}
+
 /// The numeric variables a loop body only ever steps by constants, in any branch, whose
 /// steps have a common divisor g >= 2 (`s += 2` or `s += 4`): g. Their distance from the
 /// loop's entry stays a multiple of g.

@@ -109,6 +109,10 @@ impl<'t> Prover<'t> {
                     Err(_) => {}
                 }
             }
+            // Loops that return early stop where the data says: split on their guards.
+            if let Some(r) = self.split_lockstep_exit(&cfg, &acc, scope, end, ls, &waiting) {
+                return r;
+            }
             // Lockstep, then a few iterations alone (an unrolled loop's remainder).
             if let Some(r) = self.run_leftover_iteration(&cfg, &acc, scope, end, ls, &waiting) {
                 return r;
@@ -226,6 +230,24 @@ impl<'t> Prover<'t> {
         for s in subsets.iter().filter(|s| s.len() == 2) {
             for counts in [vec![2, 1], vec![1, 2]] {
                 plans.push(Plan { upto: true, ..plan(s, counts, false) });
+            }
+        }
+        // Copies whose loops all return early (comparators: the first differing element
+        // decides) rarely exit together unless they mirror each other, and running one
+        // alone loses the relation: the lockstep of them all comes right after their
+        // exact 1:1 alignment.
+        if n >= 2
+            && waiting.iter().all(|&(c, w)| {
+                self.quantifier(c) == Quantifier::Forall
+                    && super::exits::returns_early(self.tuple, c, w)
+            })
+        {
+            let all: Vec<usize> = (0..n).collect();
+            if let Some(k) = plans.iter().position(|p| p.lockstep && p.subset == all) {
+                let p = plans.remove(k);
+                let after =
+                    plans.iter().position(|p| !p.lockstep && p.subset == all).map_or(0, |k| k + 1);
+                plans.insert(after, p);
             }
         }
         // Right after an offset's peeled iterations, only loops run 1:1 (else the plans

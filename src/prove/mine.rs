@@ -64,6 +64,10 @@ pub fn atoms(
             push(c.clone(), &mut out);
         }
     }
+    // Loops that return early: the postcondition on the copies that returned.
+    for a in super::exits::returned_sets(tuple, align) {
+        push(a, &mut out);
+    }
     let guard_vars = |al: &Aligned<'_>| {
         let mut vs = Vec::new();
         al.cond().for_each_var(&mut |v| {
@@ -113,6 +117,12 @@ pub fn atoms(
                 }
             }
         }
+    }
+    for e in super::exits::permuted(tuple, align) {
+        push(e, &mut out);
+    }
+    for e in super::exits::counts(tuple, align, ghost) {
+        push(e, &mut out);
     }
     for (i, a) in align.iter().enumerate() {
         for b in &align[i + 1..] {
@@ -415,6 +425,9 @@ pub fn atoms(
                 push(Expr::eq(now, old), &mut out);
             }
         }
+    }
+    if lockstep {
+        out = super::exits::while_running(tuple, align, out);
     }
     out
 }

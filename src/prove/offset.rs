@@ -81,7 +81,7 @@ impl<'t> Prover<'t> {
 
     /// Whether `goal` holds on every state of `st`'s path, whatever the parameters (a
     /// query of its own: for choosing schedules, never as a proof obligation).
-    fn holds(&mut self, st: &SymState, goal: &Bool) -> bool {
+    pub(super) fn holds(&mut self, st: &SymState, goal: &Bool) -> bool {
         let scope = Scope { floor: self.syms.next_id(), conj: false };
         let mut acc = Acc::new();
         self.oblige(&mut acc, st, goal, scope, "a schedule's premise").is_ok()

@@ -6,6 +6,7 @@ mod hypertest_examples;
 mod lang_features;
 mod limits;
 mod portfolio_search;
+mod prove_comparators;
 mod prove_decides_more;
 mod prove_examples;
 mod prove_exists_arrays;
