@@ -558,7 +558,7 @@ impl Expr {
         }
         out
     }
-    /// Calls `f` on every variable occurrence.
+
     /// Whether `p` holds of this expression or of any of its subexpressions.
     pub fn any_node(&self, p: &impl Fn(&Expr) -> bool) -> bool {
         p(self)
@@ -617,6 +617,8 @@ impl Expr {
         };
         Expr { kind, ty: self.ty.clone() }
     }
+
+    /// Calls `f` on every variable occurrence.
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match &self.kind {
             ExprKind::Var(v) => f(*v),
