@@ -1,5 +1,9 @@
 //! The ForEx prover: parametric strongest postconditions (genpp), loop alignment by an
 //! invariant/counter lattice, and ∀∃∀ queries to Z3 (../shared/DESIGN.md §2).
+//! Beside the lattice: a deterministic loop held and run again against a second loop
+//! (`replay`: fission and fusion) and the atoms of loops that return early (`exits`:
+//! the postcondition on the copies that returned, locksteps split where they stop,
+//! permuted copies).
 //!
 //! Soundness rests on three rules: every symbol has one global id and is never renamed;
 //! every obligation of a path (∃-side restrictions, initiations, merged consecutions and

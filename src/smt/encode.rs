@@ -2,6 +2,11 @@
 //! to [`Value`]s. Every engine encodes through here, so the semantics fixed in
 //! `ir.rs` (Euclidean `div`/`mod` with total division, unsigned bit-vector order,
 //! logical shifts) is written down exactly once.
+//! Strings go to the sequence theory; floats to the FloatingPoint theory or its
+//! uninterpreted abstraction (`float`, which also rewrites IEEE identities: a division
+//! by a power of two, `x * 2`, `(float)(double)x`, `(int)trunc(x)`). Array model
+//! values come as `lambda` terms, read at a far index, around 0 and around the term's
+//! numerals; replay checks the rest.
 //!
 //! z3 0.22 uses an implicit thread-local context: terms built here belong to the
 //! calling thread, and each worker thread encodes its own.
