@@ -72,120 +72,20 @@
 //! depend on a₁..aₖ₊₁, all part of the given ∀ prefix: in the finite-prefix semantics
 //! the whole ∀ prefix is fixed before the ∃ side chooses, so this is allowed.
 
+mod segments;
+mod text;
+
+pub(super) use segments::Segments;
+use segments::{combinations, is_at, segments};
+use text::{invariant_text, per_combination, point_text};
+
 use super::genpp::{Cfg, End, Fail, FailKind, Item, Prover, Res};
 use super::state::{Acc, Kind, Scope, SymState};
 use crate::cancel::Cancel;
-use crate::ir::{BinOp, Expr, ExprKind, Loc, Quantifier, Stmt, Tuple, TupleVar, UnOp, VarId};
-use crate::observation::graph::{build, point_type, CopyGraph};
+use crate::ir::{Expr, Loc, Quantifier, Stmt, Tuple, TupleVar, VarId};
 use crate::verdict::{Engine, LoopPointProof, Outcome, Proof, Stats, UnknownReason, Verdict};
-use itertools::Itertools;
-use std::collections::HashMap;
 use std::time::Instant;
 use z3::ast::Bool;
-
-/// Per copy, its observation graph's segments (`observation::graph`).
-pub(super) struct Segments {
-    pub(super) first: Vec<Vec<Stmt>>,
-    /// Per copy, one step from whichever point it is at: a dispatch over its point
-    /// variable (for the candidate miner, which reads steps as loop-free blocks).
-    pub(super) step: Vec<Vec<Stmt>>,
-    /// Per copy, its point variable (copies with several points).
-    pub(super) at: Vec<Option<VarId>>,
-    pub(super) graphs: Vec<CopyGraph>,
-}
-
-/// Name of the point variable each copy with several observation points gets (not an
-/// identifier of the language, so it cannot clash with a program's variable).
-const POINT_VAR: &str = "@at";
-
-/// Most combinations of points whose steps are checked one by one (beyond it, one
-/// run over every copy's dispatch).
-const MAX_COMBINATIONS: usize = 64;
-
-/// The tuple with a point variable for each copy with several observation points, and
-/// every copy's segments; or why a copy is refused.
-fn segments(tuple: &Tuple) -> Result<(Tuple, Segments), String> {
-    let mut ext = tuple.clone();
-    let mut seg =
-        Segments { first: Vec::new(), step: Vec::new(), at: Vec::new(), graphs: Vec::new() };
-    for (i, c) in tuple.copies.iter().enumerate() {
-        let refused = |why: String| {
-            format!("the temporal prover cannot follow the observations of copy {}: {why}", c.name)
-        };
-        let choice = |v: VarId| tuple.var(v).name.contains('@');
-        // The silent iterations' choice variables, one per observing loop that has them.
-        let mut silent: HashMap<Loc, VarId> = HashMap::new();
-        let mut g =
-            build(&c.body, None, &choice, &mut |loc| silent_var(&mut ext, &mut silent, i, loc))
-                .map_err(refused)?;
-        let mut at = None;
-        if g.points.len() > 1 {
-            let v = VarId(ext.vars.len() as u32);
-            ext.vars.push(TupleVar { copy: i, name: POINT_VAR.into(), ty: point_type() });
-            ext.copies[i].vars.push(v);
-            at = Some(v);
-            let mut alloc = |loc| silent_var(&mut ext, &mut silent, i, loc);
-            g = build(&c.body, at, &choice, &mut alloc).map_err(refused)?;
-        }
-        let step = match at {
-            None => g.from[0].clone(),
-            Some(v) => {
-                dispatch(v, &g.from, tuple.copies[i].body.first().map_or(Loc::default(), loc_of))
-            }
-        };
-        seg.first.push(g.first.clone());
-        seg.step.push(step);
-        seg.at.push(at);
-        seg.graphs.push(g);
-    }
-    Ok((ext, seg))
-}
-
-/// The choice variable of copy `copy`'s silent iterations of the observing loop at
-/// `loc` (`observation::graph`, "Silent iterations"), made on first use.
-fn silent_var(ext: &mut Tuple, made: &mut HashMap<Loc, VarId>, copy: usize, loc: Loc) -> VarId {
-    *made.entry(loc).or_insert_with(|| {
-        let v = VarId(ext.vars.len() as u32);
-        let name = format!("silent@{loc}");
-        ext.vars.push(TupleVar { copy, name, ty: crate::ir::Type::Bool });
-        ext.copies[copy].vars.push(v);
-        v
-    })
-}
-
-fn loc_of(s: &Stmt) -> Loc {
-    match s {
-        Stmt::Skip => Loc::default(),
-        Stmt::Assign { loc, .. }
-        | Stmt::Store { loc, .. }
-        | Stmt::Havoc { loc, .. }
-        | Stmt::Assume { loc, .. }
-        | Stmt::If { loc, .. }
-        | Stmt::IfStar { loc, .. }
-        | Stmt::While { loc, .. }
-        | Stmt::Observe { loc }
-        | Stmt::Cut { loc } => *loc,
-    }
-}
-
-/// `if (at == 1) { from[0] } else if (at == 2) { … } else { from[last] }`.
-fn dispatch(at: VarId, from: &[Vec<Stmt>], loc: Loc) -> Vec<Stmt> {
-    let mut out = from[from.len() - 1].clone();
-    for k in (0..from.len() - 1).rev() {
-        out = vec![Stmt::If {
-            cond: is_at(at, k + 1),
-            then_branch: from[k].clone(),
-            else_branch: out,
-            loc,
-        }];
-    }
-    out
-}
-
-/// `at == k`.
-fn is_at(at: VarId, k: usize) -> Expr {
-    Expr::eq(Expr::var(at, point_type()), Expr::int(k))
-}
 
 /// Tries to prove a reactive tuple for every n; `unknown` with a reason otherwise.
 pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Outcome {
@@ -278,10 +178,6 @@ pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Out
         time: start.elapsed(),
         stats: Stats { queries: p.smt.queries(), candidates: p.candidates, ..Stats::default() },
     }
-}
-
-fn invariant_text(tuple: &Tuple, atoms: &[Expr]) -> String {
-    crate::pretty::conjunction_with(tuple, atoms, &|v| tuple.var_display(v))
 }
 
 /// Houdini over the candidates: the largest jointly initial prefix-closed set, then
@@ -592,16 +488,6 @@ fn lagged(ext: &Tuple) -> (Tuple, Lag) {
     (out, lag)
 }
 
-/// Every combination of 0-based points, one per copy, or `None` when too many.
-fn combinations(seg: &Segments) -> Option<Vec<Vec<usize>>> {
-    let sizes: Vec<usize> = seg.graphs.iter().map(|g| g.points.len()).collect();
-    let count = sizes.iter().try_fold(1usize, |n, &k| n.checked_mul(k))?;
-    if count > MAX_COMBINATIONS {
-        return None;
-    }
-    Some(sizes.iter().map(|&k| 0..k).multi_cartesian_product().collect())
-}
-
 fn step_from<'t>(
     p: &mut Prover<'t>,
     hyp: &[Expr],
@@ -617,124 +503,4 @@ fn step_from<'t>(
         st.pc.push_back(b);
     }
     p.run(Cfg::new(conts, st), Acc::new(), scope, end).map(|_| ())
-}
-
-/// `a@file:line:col (observation)` for a copy with one point; with several, every
-/// point with where its segment goes (`→ 1|2`, and `stays` where it can repeat the
-/// same observation).
-fn point_text(tuple: &Tuple, copy: &str, g: &CopyGraph) -> String {
-    if g.points.len() == 1 {
-        return format!("{copy}@{}:{} (observation)", tuple.file, g.points[0]);
-    }
-    let points = g
-        .points
-        .iter()
-        .enumerate()
-        .map(|(k, at)| {
-            let next = g.next[k].iter().map(usize::to_string).join("|");
-            let stays = if g.stutters[k] { ", stays" } else { "" };
-            format!("{}: {at} → {next}{stays}", k + 1)
-        })
-        .join("; ");
-    let first = g.first_next.iter().map(usize::to_string).join("|");
-    format!("{copy}@{} (observation points {points}; first {first})", tuple.file)
-}
-
-/// One more loop point per combination of points (when some copy has several): which
-/// copies move where, which can stay, and the invariant there (the point variables
-/// replaced by that combination's points, conjuncts that become true left out).
-fn per_combination(tuple: &Tuple, seg: &Segments, invariant: &[Expr]) -> Vec<LoopPointProof> {
-    if seg.at.iter().all(Option::is_none) {
-        return Vec::new();
-    }
-    let Some(combos) = combinations(seg) else { return Vec::new() };
-    let mut out = Vec::new();
-    for combo in combos {
-        let value = |v: VarId| {
-            seg.at.iter().zip(&combo).find(|(a, _)| **a == Some(v)).map(|(_, &k)| Expr::int(k + 1))
-        };
-        let here: Vec<Expr> = invariant
-            .iter()
-            .map(|a| fold(&super::temporal_mine::substitute(a, &value)))
-            .filter(|a| a.kind != ExprKind::Bool(true))
-            .collect();
-        // A combination the invariant excludes is never reached.
-        if here.iter().any(|a| a.kind == ExprKind::Bool(false)) {
-            continue;
-        }
-        let loops = tuple
-            .copies
-            .iter()
-            .zip(&seg.graphs)
-            .zip(&combo)
-            .map(|((c, g), &k)| {
-                let next = g.next[k].iter().map(usize::to_string).join("|");
-                let moves =
-                    if next.is_empty() { "ends".to_string() } else { format!("moves to {next}") };
-                let stays = if g.stutters[k] { " or stays" } else { "" };
-                let who = if c.quantifier == Quantifier::Exists { "∃ choice: " } else { "" };
-                format!(
-                    "{}@{}:{} (observation {}; {who}{moves}{stays})",
-                    c.name,
-                    tuple.file,
-                    g.points[k],
-                    k + 1
-                )
-            })
-            .collect();
-        out.push(LoopPointProof {
-            loops,
-            counts: vec![1; tuple.copies.len()],
-            invariant: invariant_text(tuple, &here),
-            candidates_tried: 0,
-            alignment: None,
-            leftover_of: None,
-        });
-    }
-    out
-}
-
-/// `e` with comparisons of literals and Boolean connectives over literals evaluated
-/// (for showing the invariant at one combination of points).
-fn fold(e: &Expr) -> Expr {
-    let lit = |x: &Expr| match &x.kind {
-        ExprKind::Bool(b) => Some(*b),
-        _ => None,
-    };
-    match &e.kind {
-        ExprKind::Unary(UnOp::Not, a) => {
-            let a = fold(a);
-            match lit(&a) {
-                Some(v) => Expr::bool(!v),
-                None => Expr::negate(a),
-            }
-        }
-        ExprKind::Binary(op, a, b) => {
-            let (a, b) = (fold(a), fold(b));
-            let both_ints = match (&a.kind, &b.kind) {
-                (ExprKind::Int(x), ExprKind::Int(y)) => Some((x.clone(), y.clone())),
-                _ => None,
-            };
-            let folded = match (op, both_ints, lit(&a), lit(&b)) {
-                (BinOp::Eq, Some((x, y)), ..) => Some(x == y),
-                (BinOp::Ne, Some((x, y)), ..) => Some(x != y),
-                (BinOp::And, _, Some(false), _) | (BinOp::And, _, _, Some(false)) => Some(false),
-                (BinOp::And, _, Some(true), _) => return b,
-                (BinOp::And, _, _, Some(true)) => return a,
-                (BinOp::Or, _, Some(true), _) | (BinOp::Or, _, _, Some(true)) => Some(true),
-                (BinOp::Or, _, Some(false), _) => return b,
-                (BinOp::Or, _, _, Some(false)) => return a,
-                (BinOp::Implies, _, Some(false), _) | (BinOp::Implies, _, _, Some(true)) => {
-                    Some(true)
-                }
-                (BinOp::Implies, _, Some(true), _) => return b,
-                _ => None,
-            };
-            match folded {
-                Some(v) => Expr::bool(v),
-                None => Expr::binary(*op, a, b),
-            }
-        }
-        _ => e.clone(),
-    }
 }
