@@ -112,28 +112,29 @@ impl Expr {
         out
     }
 
+    /// The direct subexpressions, in order (none for leaves).
+    pub fn children(&self) -> impl Iterator<Item = &Expr> {
+        let (a, b, c): (Option<&Expr>, Option<&Expr>, Option<&Expr>) = match &self.kind {
+            ExprKind::Var(_)
+            | ExprKind::Bound(_)
+            | ExprKind::Int(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Bv(_)
+            | ExprKind::Float(_)
+            | ExprKind::Str(_) => (None, None, None),
+            ExprKind::Unary(_, a)
+            | ExprKind::ConstArray(a)
+            | ExprKind::Extract { arg: a, .. }
+            | ExprKind::Quant { body: a, .. } => (Some(a), None, None),
+            ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => (Some(a), Some(b), None),
+            ExprKind::Ite(a, b, c) | ExprKind::Fma(a, b, c) => (Some(a), Some(b), Some(c)),
+        };
+        [a, b, c].into_iter().flatten()
+    }
+
     /// Whether `p` holds of this expression or of any of its subexpressions.
     pub fn any_node(&self, p: &impl Fn(&Expr) -> bool) -> bool {
-        p(self)
-            || match &self.kind {
-                ExprKind::Var(_)
-                | ExprKind::Bound(_)
-                | ExprKind::Int(_)
-                | ExprKind::Bool(_)
-                | ExprKind::Bv(_)
-                | ExprKind::Float(_)
-                | ExprKind::Str(_) => false,
-                ExprKind::Unary(_, a)
-                | ExprKind::ConstArray(a)
-                | ExprKind::Extract { arg: a, .. }
-                | ExprKind::Quant { body: a, .. } => a.any_node(p),
-                ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
-                    a.any_node(p) || b.any_node(p)
-                }
-                ExprKind::Ite(c, a, b) | ExprKind::Fma(c, a, b) => {
-                    c.any_node(p) || a.any_node(p) || b.any_node(p)
-                }
-            }
+        p(self) || self.children().any(|c| c.any_node(p))
     }
     /// Whether a quantifier occurs anywhere in the expression.
     pub fn has_quantifier(&self) -> bool {
@@ -175,25 +176,7 @@ impl Expr {
     pub fn for_each_var(&self, f: &mut impl FnMut(VarId)) {
         match &self.kind {
             ExprKind::Var(v) => f(*v),
-            ExprKind::Bound(_)
-            | ExprKind::Int(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Bv(_)
-            | ExprKind::Float(_)
-            | ExprKind::Str(_) => {}
-            ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
-                a.for_each_var(f)
-            }
-            ExprKind::Quant { body, .. } => body.for_each_var(f),
-            ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
-                a.for_each_var(f);
-                b.for_each_var(f);
-            }
-            ExprKind::Ite(c, a, b) | ExprKind::Fma(c, a, b) => {
-                c.for_each_var(f);
-                a.for_each_var(f);
-                b.for_each_var(f);
-            }
+            _ => self.children().for_each(|c| c.for_each_var(f)),
         }
     }
     /// The same expression with every variable renamed by `f`.

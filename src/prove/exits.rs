@@ -161,30 +161,11 @@ fn collect_literals(e: &Expr, v: VarId, out: &mut Vec<i64>) -> bool {
         ExprKind::Var(w) => *w != v,
         _ => {
             let mut ok = true;
-            for c in children(e) {
+            for c in e.children() {
                 ok &= collect_literals(c, v, out);
             }
             ok
         }
-    }
-}
-
-/// The direct subexpressions of `e`.
-fn children(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Var(_)
-        | ExprKind::Bound(_)
-        | ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Bv(_)
-        | ExprKind::Float(_)
-        | ExprKind::Str(_) => Vec::new(),
-        ExprKind::Unary(_, a)
-        | ExprKind::ConstArray(a)
-        | ExprKind::Extract { arg: a, .. }
-        | ExprKind::Quant { body: a, .. } => vec![a],
-        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => vec![a, b],
-        ExprKind::Ite(a, b, c) | ExprKind::Fma(a, b, c) => vec![a, b, c],
     }
 }
 
