@@ -162,10 +162,23 @@ pub struct Prover<'t> {
     /// The atoms the running Houdini search dropped as not preserved, for the reason
     /// (set before each attempt, taken by it).
     pub dropped: Vec<Expr>,
+    /// The search spent [`QUERY_BUDGET`]: it ended like a cancelled one (`Stopped`), and
+    /// the reason says it gave up rather than ran out of time.
+    pub exhausted: bool,
+    /// Queries asked before the running search began (a second schedule gets its own
+    /// budget).
+    pub budget_from: u64,
 }
 
 /// Largest number of ∃-only loop iterations unrolled on one path.
 const MAX_UNROLL: u32 = 3;
+
+/// Queries one prover may ask before it gives up. Nested searches (a loop point whose
+/// candidates each run an inner loop's Houdini, each running an ∃ loop's ranked one)
+/// multiply; the largest proof among our suites and the published benchmarks asks 770,
+/// while an invalid nested temporal tuple asked 20,000 in 30 s, keeping a core from the
+/// refuter and the tester until the deadline.
+pub const QUERY_BUDGET: u64 = 4000;
 
 impl<'t> Prover<'t> {
     /// A prover for `tuple` that has done nothing yet, asking Z3 through its own
@@ -192,6 +205,8 @@ impl<'t> Prover<'t> {
             tried: Vec::new(),
             robust: false,
             dropped: Vec::new(),
+            exhausted: false,
+            budget_from: 0,
         }
     }
 
@@ -203,6 +218,13 @@ impl<'t> Prover<'t> {
     pub fn check(&mut self, acc: &Acc, scope: Scope, what: &str) -> Res<()> {
         if self.cancel.is_cancelled() {
             return Err(Fail::stopped());
+        }
+        if self.smt.queries() - self.budget_from >= QUERY_BUDGET {
+            self.exhausted = true;
+            return Err(Fail {
+                kind: FailKind::Stopped,
+                msg: format!("the search gave up after {QUERY_BUDGET} queries"),
+            });
         }
         let parts: Vec<Bool> = acc.iter().cloned().collect();
         let phi = Bool::and(&parts);
@@ -660,7 +682,9 @@ impl<'t> Prover<'t> {
         // Beyond ForEx: an invariant and a ranking function the choices decrease. Once
         // per loop, at its first encounter: a ranked proof of an unrolled copy seldom
         // succeeds where the loop's own failed, and each costs a search per ranking.
-        if !cfg.unrolling.is_some_and(|u| std::ptr::eq(u, w)) {
+        // Not inside another ranked proof: each nested one multiplies the search by its
+        // rankings and candidates (a silent stretch of three ∃ loops ran 20,000 queries).
+        if !cfg.unrolling.is_some_and(|u| std::ptr::eq(u, w)) && self.ranking.is_none() {
             if let Ok(a) = self.exists_ranked(&cfg, &acc, scope, end, j, w) {
                 return Ok(a);
             }

@@ -236,6 +236,7 @@ fn prove_with_pre(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcom
             crate::smt::record::clear();
             p.ends = Default::default();
             p.defer_exists = true;
+            p.budget_from = p.smt.queries();
             let closest = p.closest.take();
             match p.run(cfg, Acc::new(), main, &End::Post) {
                 Ok(a) => result = Ok(a),
@@ -261,6 +262,9 @@ fn prove_with_pre(tuple: &Tuple, opts: &ProveOptions, cancel: &Cancel) -> Outcom
             let undecided =
                 |f: &Fail| format!("the prover could not decide a proof obligation: {}", f.msg);
             let reason = match f.kind {
+                FailKind::Stopped if p.exhausted => {
+                    UnknownReason::NoInvariant(f.msg + &tried(&p, opts))
+                }
                 FailKind::Stopped => UnknownReason::Cancelled(undecided(&f)),
                 FailKind::Undecided => UnknownReason::SolverUnknown(undecided(&f)),
                 FailKind::Invalid | FailKind::NoInvariant if loop_free => {

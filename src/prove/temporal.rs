@@ -116,7 +116,10 @@ pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Out
                     behind = true;
                     result = Ok(r);
                 }
-                Err(g) if g.kind == FailKind::Stopped => result = Err(g),
+                Err(g) if g.kind == FailKind::Stopped => {
+                    p.exhausted = q.exhausted;
+                    result = Err(g)
+                }
                 Err(g) => {
                     p.candidates = q.candidates;
                     let first = result.expect_err("failed");
@@ -165,6 +168,7 @@ pub fn prove(tuple: &Tuple, _opts: &super::ProveOptions, cancel: &Cancel) -> Out
         }
         Err(f) => Verdict::Unknown {
             reason: match f.kind {
+                FailKind::Stopped if p.exhausted => UnknownReason::NoInvariant(f.msg),
                 FailKind::Stopped => UnknownReason::Cancelled(f.msg),
                 FailKind::Undecided => UnknownReason::SolverUnknown(f.msg),
                 FailKind::NoInvariant => UnknownReason::NoInvariant(f.msg),

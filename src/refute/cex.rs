@@ -4,7 +4,7 @@
 use super::exists::{no_exists_run_formula, no_run_text, unknown_reason};
 use super::{var_name, RefuteOptions, Round};
 
-use crate::symex::{explore, AnyModel, Ctx, End, Env, Flow, Path, SymChoice};
+use crate::symex::{explore, Ctx, End, Env, Flow, Path, SymChoice};
 
 /// Undecided ∀-path queries after which a round gives up.
 const MAX_UNKNOWNS: u32 = 3;
@@ -79,7 +79,7 @@ pub(super) fn round(
         };
         let flow = match answer {
             SatResult::Sat => {
-                let model = model.or_else(|| ctx.solver.model().map(AnyModel::Kept));
+                let model = model.or_else(|| ctx.model());
                 found = Some(match model {
                     Some(model) => build(tuple, &model, &initial, path, bound),
                     None => Err("the solver answered sat without a model".into()),
