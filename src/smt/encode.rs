@@ -12,6 +12,7 @@
 //! calling thread, and each worker thread encodes its own.
 
 mod float;
+mod shape;
 
 pub use float::ABSTRACT_PREFIX as FLOAT_ABSTRACT_PREFIX;
 pub use float::{mode as float_mode, mode_scope as float_mode_scope, FloatMode, ModeScope};

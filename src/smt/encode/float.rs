@@ -112,18 +112,6 @@ fn apply(name: &str, kind: FloatKind, args: &[&Dynamic], range: &Sort) -> Dynami
     f.apply(&args)
 }
 
-/// `a`, `b` in one order (by Z3's term id, stable within the thread's context).
-fn ordered<'a>(a: &'a Dynamic, b: &'a Dynamic) -> (&'a Dynamic, &'a Dynamic) {
-    let id = |d: &Dynamic| unsafe {
-        z3_sys::Z3_get_ast_id(d.get_ctx().get_z3_context(), d.get_z3_ast())
-    };
-    if id(b) < id(a) {
-        (b, a)
-    } else {
-        (a, b)
-    }
-}
-
 /// A float literal.
 pub fn literal(kind: FloatKind, bits: u64) -> Dynamic {
     let bits = kind.canonical(bits);
@@ -151,7 +139,7 @@ fn ceq(kind: FloatKind, a: &Dynamic, b: &Dynamic) -> Bool {
     match mode() {
         FloatMode::Exact => fp(a).eq_fpa(fp(b)),
         FloatMode::Abstract => {
-            let (a, b) = ordered(a, b);
+            let (a, b) = super::shape::ordered(a, b);
             boolean(&apply("eq", kind, &[a, b], &Sort::bool()))
         }
     }
@@ -238,7 +226,7 @@ pub fn binary(op: BinOp, kind: FloatKind, a: &Dynamic, b: &Dynamic) -> Dynamic {
             }
             .into();
         }
-        let (x, y) = if commutes { ordered(a, b) } else { (a, b) };
+        let (x, y) = if commutes { super::shape::ordered(a, b) } else { (a, b) };
         apply(name, kind, &[x, y], &sort(kind))
     };
     match op {
@@ -271,7 +259,7 @@ pub fn fma(kind: FloatKind, a: &Dynamic, b: &Dynamic, c: &Dynamic) -> Dynamic {
     match mode() {
         FloatMode::Exact => fp(a).fma_with_rounding_mode(fp(b), fp(c), &rne()).into(),
         FloatMode::Abstract => {
-            let (a, b) = ordered(a, b);
+            let (a, b) = super::shape::ordered(a, b);
             apply("fma", kind, &[a, b, c], &sort(kind))
         }
     }

@@ -547,6 +547,50 @@ fn a_float_series_with_other_rounding_differs() {
     assert_eq!(code, 1);
 }
 
+/// A continued fraction that returns from inside its loop through a library call
+/// (`exp`, uninterpreted: one table both copies read), with statements reordered and
+/// operands swapped in the new version. The float abstraction proves it by congruence
+/// only if both copies build each commutative operation with its operands in one
+/// order: ordered by Z3's term ids, which follow creation order, `old.b + 2.0` and
+/// `new.b + 2.0` came out as `add(b, 2.0)` and `add(2.0, b)` (`unknown` at 20 s).
+#[test]
+fn a_loop_returning_through_a_library_call_is_proved_by_the_abstraction() {
+    let dir = tempfile::tempdir().unwrap();
+    let fraction = |start: &str, step: &str| {
+        format!(
+            "#include <math.h>\ndouble tail(int n, double x) {{\n  double b, c, d, h, del; int i;\n  \
+             if (x <= 1.0) return -1.0;\n  {start}\n  \
+             for (i = 1; i <= 100; i++) {{\n    double a = -i * (n - 1.0 + i);\n    \
+             {step}\n    d = 1.0 / (a * d + b); c = b + a / c; del = c * d; h *= del;\n    \
+             if (fabs(del - 1.0) < 1.0e-7) return h * exp(-x);\n  }}\n  return 0.0;\n}}\n"
+        )
+    };
+    let old = write(
+        dir.path(),
+        "old.c",
+        &fraction("b = x + n; c = 1.0e30; d = 1.0 / b; h = d;", "b += 2.0;"),
+    );
+    let new = write(
+        dir.path(),
+        "new.c",
+        &fraction("c = 1.0e30; b = n + x; d = 1.0 / b; h = d;", "b = 2.0 + b;"),
+    );
+    let (code, results, json) = equiv_json(&[&old, &new, "--engine", "prove"]);
+    assert_eq!(verdict(&results, "tail"), "verified", "{json}");
+    let tail = json["results"].as_array().unwrap().iter().find(|r| r["tuple"] == "tail");
+    assert_eq!(tail.unwrap()["proof"]["float_encoding"], "abstract", "{json}");
+    assert_eq!(code, 0);
+    // A different tolerance is a different function; the tester shows it.
+    let off = write(
+        dir.path(),
+        "off.c",
+        &fraction("b = x + n; c = 1.0e30; d = 1.0 / b; h = d;", "b += 2.5;"),
+    );
+    let (code, results, json) = equiv_json(&[&old, &off]);
+    assert_eq!(verdict(&results, "tail"), "violated", "{json}");
+    assert_eq!(code, 1);
+}
+
 /// Loops that set a variable before reading it: `ret` by a `return` inside the loop, a
 /// local a `do … while` assigns each round. Each copy starts them at its own arbitrary
 /// value, so their equality is not a loop invariant until the loop set them (`$return
