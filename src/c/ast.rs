@@ -411,6 +411,90 @@ impl Expr {
             ExprKind::Cond(c, a, b) => c.has_effects() || a.has_effects() || b.has_effects(),
         }
     }
+
+    /// The direct subexpressions (a statement expression's are inside its statements:
+    /// [`Stmt::exprs_of`]).
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Int(..)
+            | ExprKind::Float(..)
+            | ExprKind::Bool(_)
+            | ExprKind::Var(_)
+            | ExprKind::CopyVar(..)
+            | ExprKind::RetBang
+            | ExprKind::Str(_)
+            | ExprKind::SizeofType(_)
+            | ExprKind::AlignofType(_)
+            | ExprKind::StmtExpr(_)
+            | ExprKind::Other(_) => Vec::new(),
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(_, a)
+            | ExprKind::SizeofExpr(a)
+            | ExprKind::Member { base: a, .. }
+            | ExprKind::IncDec { arg: a, .. }
+            | ExprKind::Quant { body: a, .. } => vec![a],
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Index(a, b)
+            | ExprKind::Comma(a, b) => vec![a, b],
+            ExprKind::Cond(c, a, b) => vec![c, a, b],
+            ExprKind::Call(_, args) => args.iter().collect(),
+            ExprKind::CallPtr(f, args) => std::iter::once(&**f).chain(args).collect(),
+        }
+    }
+}
+
+impl Stmt {
+    /// The expressions that `stmts` and the statements nested in them hold (initialisers,
+    /// conditions, expression statements, returned values, `for` steps, `case` labels
+    /// excepted), not their subexpressions. Without recursion: nesting may be deep.
+    pub fn exprs_of<'a>(stmts: impl IntoIterator<Item = &'a Stmt>) -> Vec<&'a Expr> {
+        let mut exprs = Vec::new();
+        let mut todo: Vec<&Stmt> = stmts.into_iter().collect();
+        while let Some(s) = todo.pop() {
+            match &s.kind {
+                StmtKind::Decl(ds) => ds.iter().filter_map(|d| d.init.as_ref()).for_each(|i| {
+                    i.exprs(&mut exprs);
+                }),
+                StmtKind::Expr(e) | StmtKind::Return(Some(e)) => exprs.push(e),
+                StmtKind::If(c, a, b) => {
+                    exprs.push(c);
+                    todo.push(a);
+                    todo.extend(b.as_deref());
+                }
+                StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
+                    exprs.push(c);
+                    todo.push(b);
+                }
+                StmtKind::For { init, cond, step, body } => {
+                    todo.extend(init.as_deref());
+                    exprs.extend(cond.iter().chain(step));
+                    todo.push(body);
+                }
+                StmtKind::Block(ss) => todo.extend(ss),
+                StmtKind::Case(_, _, b) | StmtKind::Default(b) | StmtKind::Label(_, b) => {
+                    todo.push(b)
+                }
+                StmtKind::Break
+                | StmtKind::Continue
+                | StmtKind::Return(None)
+                | StmtKind::Empty
+                | StmtKind::Goto(_)
+                | StmtKind::Other(_) => {}
+            }
+        }
+        exprs
+    }
+}
+
+impl Init {
+    /// The expressions of an initialiser, nested lists included.
+    pub fn exprs<'a>(&'a self, out: &mut Vec<&'a Expr>) {
+        match self {
+            Init::Expr(e) => out.push(e),
+            Init::List(items, _) => items.iter().for_each(|it| it.init.exprs(out)),
+        }
+    }
 }
 
 /// One `/*@forex … */` tuple, or the one `@ELAENIA` tuple, before lowering.

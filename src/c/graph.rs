@@ -1,7 +1,7 @@
 //! Which functions become programs: the call graph and the inlined size of each
 //! function, so that a call chain costs O(n), not O(n²).
 
-use super::ast::{ExprKind, Function, Stmt, StmtKind};
+use super::ast::{ExprKind, Function, Stmt};
 use std::collections::{HashMap, HashSet};
 
 use super::ast;
@@ -82,83 +82,15 @@ fn inlined_size<'g>(
 }
 
 fn stmt_calls(s: &Stmt, out: &mut HashMap<String, usize>) {
-    let mut exprs: Vec<&ast::Expr> = Vec::new();
-    match &s.kind {
-        StmtKind::Decl(ds) => {
-            for d in ds {
-                if let Some(i) = &d.init {
-                    init_exprs(i, &mut exprs);
-                }
-            }
-        }
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => exprs.push(e),
-        StmtKind::If(c, a, b) => {
-            exprs.push(c);
-            stmt_calls(a, out);
-            if let Some(b) = b {
-                stmt_calls(b, out);
-            }
-        }
-        StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
-            exprs.push(c);
-            stmt_calls(b, out);
-        }
-        StmtKind::For { init, cond, step, body } => {
-            if let Some(i) = init {
-                stmt_calls(i, out);
-            }
-            exprs.extend(cond.iter().chain(step));
-            stmt_calls(body, out);
-        }
-        StmtKind::Block(ss) => ss.iter().for_each(|s| stmt_calls(s, out)),
-        StmtKind::Case(_, _, b) | StmtKind::Default(b) | StmtKind::Label(_, b) => {
-            stmt_calls(b, out)
-        }
-        StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(None)
-        | StmtKind::Empty
-        | StmtKind::Goto(_)
-        | StmtKind::Other(_) => {}
-    }
     // Expressions without recursion (operator chains may be long).
+    let mut exprs = Stmt::exprs_of([s]);
     while let Some(e) = exprs.pop() {
         match &e.kind {
-            ExprKind::Call(f, args) => {
-                *out.entry(f.name.clone()).or_default() += 1;
-                exprs.extend(args);
-            }
-            ExprKind::CallPtr(f, args) => {
-                exprs.push(f);
-                exprs.extend(args);
-            }
-            ExprKind::Unary(_, a)
-            | ExprKind::Cast(_, a)
-            | ExprKind::SizeofExpr(a)
-            | ExprKind::Member { base: a, .. }
-            | ExprKind::IncDec { arg: a, .. } => exprs.push(a),
-            ExprKind::Binary(_, a, b)
-            | ExprKind::Assign(_, a, b)
-            | ExprKind::Index(a, b)
-            | ExprKind::Comma(a, b) => {
-                exprs.push(a);
-                exprs.push(b);
-            }
-            ExprKind::Cond(a, b, c) => {
-                exprs.push(a);
-                exprs.push(b);
-                exprs.push(c);
-            }
-            ExprKind::Quant { body, .. } => exprs.push(body),
+            ExprKind::Call(f, _) => *out.entry(f.name.clone()).or_default() += 1,
+            ExprKind::StmtExpr(ss) => exprs.extend(Stmt::exprs_of(ss)),
             _ => {}
         }
-    }
-}
-
-fn init_exprs<'a>(i: &'a ast::Init, out: &mut Vec<&'a ast::Expr>) {
-    match i {
-        ast::Init::Expr(e) => out.push(e),
-        ast::Init::List(items, _) => items.iter().for_each(|it| init_exprs(&it.init, out)),
+        exprs.extend(e.children());
     }
 }
 

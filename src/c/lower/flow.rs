@@ -349,86 +349,19 @@ impl Lowerer<'_, '_> {
 /// to it, or its address taken (a write through the pointer may follow). A name declared
 /// again inside counts too (conservatively: the answer only saves work when `false`).
 pub(super) fn writes_name(stmts: &[ast::Stmt], name: &str) -> bool {
-    let mut exprs: Vec<&ast::Expr> = Vec::new();
-    let mut todo: Vec<&ast::Stmt> = stmts.iter().collect();
-    while let Some(s) = todo.pop() {
-        match &s.kind {
-            StmtKind::Decl(ds) => {
-                for d in ds {
-                    if let Some(i) = &d.init {
-                        init_exprs(i, &mut exprs);
-                    }
-                }
-            }
-            StmtKind::Expr(e) | StmtKind::Return(Some(e)) => exprs.push(e),
-            StmtKind::If(c, a, b) => {
-                exprs.push(c);
-                todo.push(a);
-                if let Some(b) = b {
-                    todo.push(b);
-                }
-            }
-            StmtKind::While(c, b) | StmtKind::DoWhile(b, c) | StmtKind::Switch(c, b) => {
-                exprs.push(c);
-                todo.push(b);
-            }
-            StmtKind::For { init, cond, step, body } => {
-                if let Some(i) = init {
-                    todo.push(i);
-                }
-                exprs.extend(cond.iter().chain(step));
-                todo.push(body);
-            }
-            StmtKind::Block(ss) => todo.extend(ss),
-            StmtKind::Case(_, _, b) | StmtKind::Default(b) | StmtKind::Label(_, b) => todo.push(b),
-            _ => {}
-        }
-    }
     use ast::ExprKind as K;
     let is_name = |e: &ast::Expr| matches!(&e.kind, K::Var(n) if n == name);
+    let mut exprs = ast::Stmt::exprs_of(stmts);
     while let Some(e) = exprs.pop() {
         match &e.kind {
-            K::Assign(_, l, r) => {
-                if is_name(l) {
-                    return true;
-                }
-                exprs.push(l);
-                exprs.push(r);
+            K::Assign(_, l, _) if is_name(l) => return true,
+            K::IncDec { arg, .. } | K::Unary(ast::UnaryOp::AddrOf, arg) if is_name(arg) => {
+                return true
             }
-            K::IncDec { arg, .. } | K::Unary(ast::UnaryOp::AddrOf, arg) => {
-                if is_name(arg) {
-                    return true;
-                }
-                exprs.push(arg);
-            }
-            K::StmtExpr(ss) if writes_name(ss, name) => return true,
-            K::StmtExpr(_) => {}
-            K::Call(_, args) => exprs.extend(args),
-            K::CallPtr(f, args) => {
-                exprs.push(f);
-                exprs.extend(args);
-            }
-            K::Unary(_, a) | K::Cast(_, a) | K::SizeofExpr(a) | K::Member { base: a, .. } => {
-                exprs.push(a)
-            }
-            K::Binary(_, a, b) | K::Index(a, b) | K::Comma(a, b) => {
-                exprs.push(a);
-                exprs.push(b);
-            }
-            K::Cond(a, b, c) => {
-                exprs.push(a);
-                exprs.push(b);
-                exprs.push(c);
-            }
+            K::StmtExpr(ss) => exprs.extend(ast::Stmt::exprs_of(ss)),
             _ => {}
         }
+        exprs.extend(e.children());
     }
     false
-}
-
-fn init_exprs<'a>(i: &'a ast::Init, out: &mut Vec<&'a ast::Expr>) {
-    match i {
-        ast::Init::Expr(e) => out.push(e),
-        ast::Init::List(items, _) => items.iter().for_each(|it| init_exprs(&it.init, out)),
-    }
 }

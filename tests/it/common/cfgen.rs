@@ -136,22 +136,7 @@ fn stmts(depth: u32) -> BoxedStrategy<Vec<String>> {
         (comparison(fexpr()), fexpr()).prop_map(|(c, e)| format!("if ({c}) return {e};")).boxed(),
     ])
     .boxed();
-    if depth >= 2 {
-        return proptest::collection::vec(simple, 1..4).boxed();
-    }
-    let inner = move || stmts(depth + 1);
-    let compound = prop_oneof![
-        (comparison(fexpr()), inner(), inner()).prop_map(|(c, a, b)| format!(
-            "if ({c}) {{\n{}\n}} else {{\n{}\n}}",
-            a.join("\n"),
-            b.join("\n")
-        )),
-        (0u32..5, inner()).prop_map(move |(n, body)| format!(
-            "for (int i{depth} = 0; i{depth} < {n}; i{depth}++) {{\n{}\n}}",
-            body.join("\n")
-        )),
-    ];
-    proptest::collection::vec(prop_oneof![3 => simple, 1 => compound], 1..5).boxed()
+    super::cgen::nest(simple, comparison(fexpr()), depth, move || stmts(depth + 1))
 }
 
 /// A generated float function in a file whose one tuple has `copies` ∀ copies of it (each

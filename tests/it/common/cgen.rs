@@ -144,12 +144,23 @@ fn stmts(model: Model, nondet: bool, depth: u32) -> BoxedStrategy<Vec<String>> {
         simple.push(target.prop_map(|v| format!("{v} = __VERIFIER_nondet_int();")).boxed());
     }
     let simple = proptest::strategy::Union::new(simple).boxed();
+    nest(simple, expr(model), depth, move || stmts(model, nondet, depth + 1))
+}
+
+/// Statement lists of `simple` statements at nesting `depth`, below 2 also an `if` on
+/// `cond` or a counted `for` (counter `i<depth>`) around `inner` lists. Shared by the
+/// integer and the float generators.
+pub fn nest(
+    simple: BoxedStrategy<String>,
+    cond: BoxedStrategy<String>,
+    depth: u32,
+    inner: impl Fn() -> BoxedStrategy<Vec<String>>,
+) -> BoxedStrategy<Vec<String>> {
     if depth >= 2 {
         return proptest::collection::vec(simple, 1..4).boxed();
     }
-    let inner = move || stmts(model, nondet, depth + 1);
     let compound = prop_oneof![
-        (expr(model), inner(), inner()).prop_map(|(c, a, b)| format!(
+        (cond, inner(), inner()).prop_map(|(c, a, b)| format!(
             "if ({c}) {{\n{}\n}} else {{\n{}\n}}",
             a.join("\n"),
             b.join("\n")
