@@ -384,31 +384,16 @@ pub enum ExprKind {
 impl Expr {
     /// Whether evaluating it may change state (assignments, `++`, calls).
     pub fn has_effects(&self) -> bool {
-        match &self.kind {
+        match self.kind {
             ExprKind::Assign(..)
             | ExprKind::IncDec { .. }
             | ExprKind::Call(..)
             | ExprKind::CallPtr(..)
             | ExprKind::StmtExpr(_)
             | ExprKind::Other(_) => true,
-            ExprKind::Int(..)
-            | ExprKind::Float(..)
-            | ExprKind::Bool(_)
-            | ExprKind::Var(_)
-            | ExprKind::CopyVar(..)
-            | ExprKind::RetBang
-            | ExprKind::Str(_)
-            | ExprKind::SizeofType(_)
-            | ExprKind::SizeofExpr(_)
-            | ExprKind::AlignofType(_) => false,
-            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member { base: a, .. } => {
-                a.has_effects()
-            }
-            ExprKind::Quant { body, .. } => body.has_effects(),
-            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) | ExprKind::Comma(a, b) => {
-                a.has_effects() || b.has_effects()
-            }
-            ExprKind::Cond(c, a, b) => c.has_effects() || a.has_effects() || b.has_effects(),
+            // `sizeof` does not evaluate its operand.
+            ExprKind::SizeofExpr(_) => false,
+            _ => self.children().into_iter().any(Expr::has_effects),
         }
     }
 

@@ -341,27 +341,9 @@ fn conversion_guards(e: &Expr, path: &mut Vec<Expr>, out: &mut Vec<Expr>) {
             let first = if *op == BinOp::Or { Expr::negate((**a).clone()) } else { (**a).clone() };
             under(first, b, path, out);
         }
-        // Quantifiers and array literals hold no C conversions (formulas only).
+        // Quantifiers hold no C conversions (formulas only).
         ExprKind::Quant { .. } => {}
-        ExprKind::Unary(_, a) | ExprKind::ConstArray(a) | ExprKind::Extract { arg: a, .. } => {
-            conversion_guards(a, path, out)
-        }
-        ExprKind::Binary(_, a, b) | ExprKind::Select(a, b) => {
-            conversion_guards(a, path, out);
-            conversion_guards(b, path, out);
-        }
-        ExprKind::Fma(a, b, c) => {
-            for x in [a, b, c] {
-                conversion_guards(x, path, out);
-            }
-        }
-        ExprKind::Var(_)
-        | ExprKind::Bound(_)
-        | ExprKind::Int(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Bv(_)
-        | ExprKind::Float(_)
-        | ExprKind::Str(_) => {}
+        _ => e.children().for_each(|x| conversion_guards(x, path, out)),
     }
 }
 
