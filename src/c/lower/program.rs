@@ -161,31 +161,31 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         false
     }
 
+    /// Why a value of type `t`, which has no scalar leaves forex can hold, is refused.
+    fn unheld(&self, t: &CTy) -> String {
+        match t {
+            CTy::Struct(id) => ctype::record_problem(self.cx, *id)
+                .unwrap_or_else(|| "this type cannot be held".into()),
+            _ => "this type cannot be held".into(),
+        }
+    }
+
     /// The returned type (`None`: `void`), after checking that forex reads the
     /// function's result and parameter types (errors at the types that it does not).
     fn signature(&mut self, f: &Function) -> Result<Option<CTy>, Vec<Diagnostic>> {
         let mut errs = Vec::new();
         let ret = match &f.ret {
             CType::Void => None,
-            t => match ctype::cty(self.cx, t) {
-                Ok(CTy::Array(..)) => {
-                    errs.push(
-                        Diagnostic::new(
-                            format!("`{}`'s result: returning arrays is not C", f.name.name),
-                            f.name.span.clone(),
-                        )
-                        .with_label("the result's type"),
-                    );
-                    None
-                }
-                Ok(t) => match ctype::leaves(self.cx, &t) {
-                    Some(_) => Some(t),
-                    None => {
-                        let what = match &t {
-                            CTy::Struct(id) => ctype::record_problem(self.cx, *id)
-                                .unwrap_or_else(|| "this type cannot be held".into()),
-                            _ => "this type cannot be held".into(),
-                        };
+            t => {
+                let checked = match ctype::cty(self.cx, t) {
+                    Ok(CTy::Array(..)) => Err("returning arrays is not C".to_string()),
+                    Ok(t) if ctype::leaves(self.cx, &t).is_some() => Ok(t),
+                    Ok(t) => Err(self.unheld(&t)),
+                    Err((what, _)) => Err(what),
+                };
+                match checked {
+                    Ok(t) => Some(t),
+                    Err(what) => {
                         errs.push(
                             Diagnostic::new(
                                 format!("`{}`'s result: {what}", f.name.name),
@@ -195,18 +195,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         );
                         None
                     }
-                },
-                Err((what, _)) => {
-                    errs.push(
-                        Diagnostic::new(
-                            format!("`{}`'s result: {what}", f.name.name),
-                            f.name.span.clone(),
-                        )
-                        .with_label("the result's type"),
-                    );
-                    None
                 }
-            },
+            }
         };
         if f.variadic {
             let at = self.cx.src[f.span.clone()]
@@ -224,13 +214,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 ),
                 Ok(t) => {
                     if ctype::leaves(self.cx, &t).is_none() {
-                        let what = match &t {
-                            CTy::Struct(id) => ctype::record_problem(self.cx, *id)
-                                .unwrap_or_else(|| "this type cannot be held".into()),
-                            _ => "this type cannot be held".into(),
-                        };
                         errs.push(
-                            Diagnostic::new(what, p.span.clone())
+                            Diagnostic::new(self.unheld(&t), p.span.clone())
                                 .with_label("this parameter's type"),
                         );
                     }
