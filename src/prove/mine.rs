@@ -53,6 +53,10 @@ pub fn atoms(
         hit
     };
     for h in &tuple.hints.invariants {
+        // The stronger variant first: where both hold, the proof keeps it.
+        if let Some(v) = unbounded(h) {
+            push(v, &mut out);
+        }
         push(h.clone(), &mut out);
     }
     // ForEx `[onlyHints]`: the user's candidates only.
@@ -435,6 +439,53 @@ pub fn atoms(
 /// A guard counter's exit bound for loop `al` (`i <= n || i == old(i)` for `i < n`
 /// stepped by 1): the last iteration starts inside the guard and moves the counter by
 /// one step, so with the guard false the counter ends exactly at the bound, or stays.
+/// A hint's `forall k :: lo <= k && k <= hi && G ==> P` without the bounds on `k`
+/// (`forall k :: G ==> P`), under the hint's implications and conjunctions; `None` when
+/// the hint has no such bounds. Elaenia's hints bound their quantifiers by the arrays'
+/// sizes, while arrays are total maps (and `=a=` compares every cell): a loop that
+/// writes only inside the bounds keeps the cells outside them too, which a
+/// postcondition of whole arrays needs.
+fn unbounded(h: &Expr) -> Option<Expr> {
+    match &h.kind {
+        ExprKind::Binary(op @ (BinOp::Implies | BinOp::And), a, b) => {
+            let (a2, b2) = (unbounded(a), unbounded(b));
+            if a2.is_none() && b2.is_none() || *op == BinOp::Implies && a2.is_some() {
+                return None;
+            }
+            let a =
+                if *op == BinOp::And { a2.unwrap_or_else(|| (**a).clone()) } else { (**a).clone() };
+            Some(Expr::binary(*op, a, b2.unwrap_or_else(|| (**b).clone())))
+        }
+        ExprKind::Quant { quantifier: crate::ir::Quantifier::Forall, var, body, .. } => {
+            let ExprKind::Binary(BinOp::Implies, guard, claim) = &body.kind else {
+                return None;
+            };
+            let parts = guard.conjuncts();
+            let bound = |e: &Expr| {
+                let is_var = |x: &Expr| matches!(x.kind, ExprKind::Bound(b) if b == *var);
+                matches!(&e.kind, ExprKind::Binary(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, x, y)
+                    if is_var(x) || is_var(y))
+            };
+            let kept: Vec<Expr> =
+                parts.iter().filter(|e| !bound(e)).map(|e| (*e).clone()).collect();
+            if kept.len() == parts.len() {
+                return None;
+            }
+            let body = if kept.is_empty() {
+                (**claim).clone()
+            } else {
+                Expr::binary(BinOp::Implies, Expr::and_all(kept), (**claim).clone())
+            };
+            let mut q = h.clone();
+            if let ExprKind::Quant { body: b, .. } = &mut q.kind {
+                **b = body;
+            }
+            Some(q)
+        }
+        _ => None,
+    }
+}
+
 fn exit_bounds(tuple: &Tuple, al: &Aligned<'_>, ghost: &dyn Fn(VarId) -> VarId) -> Vec<Expr> {
     let var_expr = |v: VarId| Expr::var(v, tuple.var(v).ty.clone());
     let cs = counters(tuple, al.body());

@@ -71,13 +71,177 @@ pub fn lighten(phi: &Bool, params: &[Dynamic], inner: &[Dynamic], assertion: &Bo
 /// are expanded first: `∃b. φ` is `φ[b := true] ∨ φ[b := false]`, an equivalence the
 /// elimination does not find by itself.
 pub fn exists_free(vars: &[Dynamic], body: &Bool) -> Option<Bool> {
+    let (body, abstracted) = abstract_quantifiers(body, vars);
     let (flags, others): (Vec<&Dynamic>, Vec<&Dynamic>) =
         vars.iter().partition(|p| p.as_bool().is_some());
-    if !flags.is_empty() && flags.len() <= MAX_BOOL_FLAGS {
-        exists_light(&others, &expand_flags(body, &flags))
+    let (body, others) = if !flags.is_empty() && flags.len() <= MAX_BOOL_FLAGS {
+        (expand_flags(&body, &flags), others)
     } else {
-        exists_light(&vars.iter().collect::<Vec<_>>(), body)
+        (body, vars.iter().collect())
+    };
+    let (body, others) = expand_finite_domains(&body, others);
+    let light = exists_light(&others, &body)?;
+    if abstracted.is_empty() {
+        return Some(light);
     }
+    let pairs: Vec<(&Bool, &Bool)> = abstracted.iter().map(|(b, q)| (b, q)).collect();
+    Some(light.substitute(&pairs))
+}
+
+/// `body` with each quantified subformula that mentions none of `vars` replaced by a
+/// fresh Boolean constant, and the replacements (`(constant, subformula)`). The
+/// quantifiers of a loop invariant (`forall j :: a[j] == b[j]`) are closed formulas over
+/// the state, not over the ∃ parameters: abstracted, they let the light elimination
+/// remove the parameters from an otherwise quantifier-free body, and substituting them
+/// back gives an equivalent formula (the constants are free, never bound).
+fn abstract_quantifiers(body: &Bool, vars: &[Dynamic]) -> (Bool, Vec<(Bool, Bool)>) {
+    let mut found: Vec<Bool> = Vec::new();
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut stack = vec![Dynamic::from_ast(body)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        match d.kind() {
+            z3::AstKind::Quantifier => {
+                if let Some(q) = d.as_bool() {
+                    found.push(q);
+                }
+            }
+            z3::AstKind::App => stack.extend(d.children()),
+            _ => {}
+        }
+    }
+    if found.is_empty() {
+        return (body.clone(), Vec::new());
+    }
+    let bound: HashSet<&Dynamic> = vars.iter().collect();
+    let closed: Vec<(Bool, Bool)> = found
+        .into_iter()
+        .filter(|q| crate::smt::query::all_constants(q).iter().all(|c| !bound.contains(c)))
+        .map(|q| (Bool::fresh_const("quantified"), q))
+        .collect();
+    let pairs: Vec<(&Bool, &Bool)> = closed.iter().map(|(b, q)| (q, b)).collect();
+    (body.substitute(&pairs), closed)
+}
+
+/// Most values an integer parameter's finite domain may have to be expanded.
+const MAX_DOMAIN: usize = 8;
+
+/// `∃vars. body` with the integer variables that `body` confines to a few values
+/// (`n == 9 || n == 10 || n == 11`, an ∃ copy's `choiceVars` under its spec's `pre`)
+/// expanded: `∃n. φ` is `⋁ₖ φ[n := k]` over that domain. The light elimination finds
+/// no such witness by itself, and the query left quantified sends Z3's instantiation
+/// after it (measured: 13 s and no answer, for Elaenia's `code-sinking`). Returns the
+/// body and the variables still to eliminate.
+fn expand_finite_domains<'a>(body: &Bool, vars: Vec<&'a Dynamic>) -> (Bool, Vec<&'a Dynamic>) {
+    let mut body = body.clone();
+    let mut rest = Vec::with_capacity(vars.len());
+    let mut cases = 1usize;
+    for v in vars {
+        let domain = v.as_int().and_then(|n| Some((finite_domain(&body, &n)?, n)));
+        match domain {
+            Some((values, n)) if cases * values.len() <= MAX_DNF * 4 => {
+                cases *= values.len();
+                let disjuncts: Vec<Bool> = values
+                    .iter()
+                    .map(|k| body.substitute(&[(&n, &z3::ast::Int::from_i64(*k))]).simplify())
+                    .collect();
+                body = Bool::or(&disjuncts);
+            }
+            _ => rest.push(v),
+        }
+    }
+    (body, rest)
+}
+
+/// A finite set `S` of values with `∃n. φ` equivalent to `⋁_{k ∈ S} φ[n := k]`, read
+/// from literals `n == k` (`k` a numeral) and the connectives around them
+/// ([`Confined`]). `None` when `n` is not confined that way or the domain is empty or
+/// larger than [`MAX_DOMAIN`].
+fn finite_domain(phi: &Bool, n: &z3::ast::Int) -> Option<Vec<i64>> {
+    let mut values = confine(phi, &Dynamic::from_ast(n))?.values;
+    values.sort_unstable();
+    values.dedup();
+    (!values.is_empty() && values.len() <= MAX_DOMAIN).then_some(values)
+}
+
+/// How a formula φ confines a variable `n` to a set `S` of values: for every `n`,
+/// `φ[n]` implies `n ∈ S` or `∀k. φ[k]`. Both conjunctions and disjunctions keep this
+/// with `S` the union of their parts' sets (in a conjunction, if `n` is in neither
+/// part's set, both parts hold for every `k`), and with a nonempty `S` it gives the
+/// expansion (`φ[n]` implies `φ[k]` for `k = n ∈ S`, or for any `k ∈ S`). A formula
+/// without `n` confines it to the empty set; a literal `n == k` to `{k}`.
+struct Confined {
+    values: Vec<i64>,
+    /// `φ[n]` implies `n ∈ S` outright: such a conjunct alone confines a conjunction,
+    /// whatever its other conjuncts say about `n`.
+    strict: bool,
+}
+
+/// [`finite_domain`]'s walk; `None` when φ mentions `n` unconfined.
+fn confine(phi: &Bool, n: &Dynamic) -> Option<Confined> {
+    let free = || Confined { values: Vec::new(), strict: false };
+    match op(phi) {
+        Some("and") => {
+            let parts: Vec<Option<Confined>> = bools(phi).iter().map(|c| confine(c, n)).collect();
+            let strictest = parts
+                .iter()
+                .flatten()
+                .filter(|c| c.strict)
+                .min_by_key(|c| c.values.len())
+                .map(|c| c.values.clone());
+            if let Some(values) = strictest {
+                return Some(Confined { values, strict: true });
+            }
+            let parts: Vec<Confined> = parts.into_iter().collect::<Option<_>>()?;
+            Some(Confined { values: union(parts.iter())?, strict: false })
+        }
+        Some("or") => {
+            let parts: Vec<Confined> =
+                bools(phi).iter().map(|d| confine(d, n)).collect::<Option<_>>()?;
+            let strict = !parts.is_empty() && parts.iter().all(|c| c.strict);
+            Some(Confined { values: union(parts.iter())?, strict })
+        }
+        Some("=>") => {
+            let [a, b] = bools(phi).try_into().ok()?;
+            if mentions(&a, n) {
+                return None;
+            }
+            Some(Confined { values: confine(&b, n)?.values, strict: false })
+        }
+        _ if !mentions(phi, n) => Some(free()),
+        _ => equated_numeral(phi, n).map(|k| Confined { values: vec![k], strict: true }),
+    }
+}
+
+/// The union of the parts' sets; `None` past a bound that no expansion would take.
+fn union<'a>(parts: impl Iterator<Item = &'a Confined>) -> Option<Vec<i64>> {
+    let mut all: Vec<i64> = parts.flat_map(|c| c.values.iter().copied()).collect();
+    all.sort_unstable();
+    all.dedup();
+    (all.len() <= MAX_DOMAIN).then_some(all)
+}
+
+/// `k` when `b` is `n == k` or `k == n` with `k` an integer numeral.
+fn equated_numeral(b: &Bool, n: &Dynamic) -> Option<i64> {
+    if b.kind() != z3::AstKind::App || b.safe_decl().ok()?.name() != "=" {
+        return None;
+    }
+    let [l, r] = b.children().try_into().ok()?;
+    let numeral = |d: &Dynamic| d.as_int()?.as_i64();
+    if l == *n {
+        numeral(&r)
+    } else if r == *n {
+        numeral(&l)
+    } else {
+        None
+    }
+}
+
+/// Whether the constant `n` occurs in `t` (quantifier bodies included).
+fn mentions(t: &dyn Ast, n: &Dynamic) -> bool {
+    crate::smt::query::all_constants(t).contains(n)
 }
 
 /// `∃params. body` without quantifiers, if the light elimination gets there: on the
@@ -88,9 +252,10 @@ fn exists_light(params: &[&Dynamic], body: &Bool) -> Option<Bool> {
         return Some(body.clone());
     }
     let ps: Vec<&dyn Ast> = params.iter().map(|c| *c as &dyn Ast).collect();
+    let owned: Vec<Dynamic> = params.iter().map(|p| (*p).clone()).collect();
     let quantifier_free = |b: &Bool| {
         let light = eliminate_light(&z3::ast::exists_const(&ps, &[], b))?;
-        (!has_quantifier(&light)).then_some(light)
+        (!binds_any(&light, &owned)).then_some(light)
     };
     if let Some(light) = quantifier_free(body) {
         return Some(light);
@@ -265,6 +430,93 @@ pub fn has_quantifier(t: &Bool) -> bool {
     false
 }
 
+fn names_of(params: &[Dynamic]) -> HashSet<String> {
+    params.iter().filter_map(|p| p.safe_decl().ok()).map(|d| d.name()).collect()
+}
+
+/// The terms `p` is equated with somewhere in `phi` (`p == t` or `t == p`, outside
+/// quantifiers, `t` free of `p`), numerals and other parameters alike, in the order
+/// found; at most [`MAX_EQUATED`] of them (more: the empty list).
+pub fn equated_terms(phi: &Bool, p: &Dynamic) -> Vec<Dynamic> {
+    let mut out: Vec<Dynamic> = Vec::new();
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut stack = vec![Dynamic::from_ast(phi)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) || d.kind() != z3::AstKind::App {
+            continue;
+        }
+        let children = d.children();
+        let is_eq = d.safe_decl().is_ok_and(|f| f.name() == "=");
+        if let (true, [l, r]) = (is_eq, children.as_slice()) {
+            let other = if l == p {
+                Some(r)
+            } else if r == p {
+                Some(l)
+            } else {
+                None
+            };
+            if let Some(t) = other {
+                if !mentions(t, p) && !out.contains(t) {
+                    out.push(t.clone());
+                    if out.len() > MAX_EQUATED {
+                        return Vec::new();
+                    }
+                }
+            }
+        }
+        // Only through Boolean structure: an equality inside a term (an `ite`'s
+        // condition) is a place the parameter is compared, not where it is fixed.
+        if d.as_bool().is_some() {
+            stack.extend(children.into_iter().filter(|c| c.as_bool().is_some()));
+        }
+    }
+    out
+}
+
+/// Most terms [`equated_terms`] gives.
+const MAX_EQUATED: usize = 6;
+
+/// Whether a quantifier in `t` binds a variable named in `names`: the elimination left
+/// one of the parameters quantified. (Quantifiers over other variables, a loop
+/// invariant's `forall j`, may stay: they were in the body before.)
+pub fn binds_any(t: &Bool, params: &[Dynamic]) -> bool {
+    let names = names_of(params);
+    let ctx = z3::Context::thread_local();
+    let raw = ctx.get_z3_context();
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut stack = vec![Dynamic::from_ast(t)];
+    while let Some(d) = stack.pop() {
+        if !seen.insert(d.clone()) {
+            continue;
+        }
+        match d.kind() {
+            z3::AstKind::Quantifier => {
+                // SAFETY: `d` is a live quantifier of this thread's context; its symbols
+                // and body are read before anything else runs, the body wrapped (and so
+                // reference-counted) at once.
+                let bound = unsafe { z3_sys::Z3_get_quantifier_num_bound(raw, d.get_z3_ast()) };
+                for i in 0..bound {
+                    let symbol =
+                        unsafe { z3_sys::Z3_get_quantifier_bound_name(raw, d.get_z3_ast(), i) };
+                    let Some(symbol) = symbol else { return true };
+                    let name = unsafe {
+                        std::ffi::CStr::from_ptr(z3_sys::Z3_get_symbol_string(raw, symbol))
+                    };
+                    if names.contains(name.to_string_lossy().as_ref()) {
+                        return true;
+                    }
+                }
+                if let Some(body) = unsafe { z3_sys::Z3_get_quantifier_body(raw, d.get_z3_ast()) } {
+                    stack.push(unsafe { Dynamic::wrap(&ctx, body) });
+                }
+            }
+            z3::AstKind::App => stack.extend(d.children()),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The name of a Boolean connective at the root of `b` (`and`, `or`, `not`, `=>`). By
 /// name: the z3 crate's `DeclKind` numbering is newer than Z3 4.8.12's.
 fn op(b: &Bool) -> Option<&'static str> {
@@ -368,6 +620,63 @@ mod tests {
         let s = Solver::new();
         s.assert(&light);
         assert_eq!(s.check(), SatResult::Sat);
+    }
+
+    #[test]
+    fn a_choice_confined_on_the_path_that_calls_is_expanded() {
+        // ∃n. (c → n ∈ {9, 10, 11}) ∧ (¬c ∨ x < y ∨ n == 11) ∧ ∀j. a[j] ≥ 0: `n` is
+        // confined where the call is made and free elsewhere; the closed quantifier
+        // stays. The result binds no parameter and is equivalent.
+        let (x, y, n) = (Int::new_const("x"), Int::new_const("y"), Int::new_const("n"));
+        let c = Bool::new_const("c");
+        let a = z3::ast::Array::new_const("a", &z3::Sort::int(), &z3::Sort::int());
+        let j = Int::new_const("j");
+        let closed = z3::ast::forall_const(&[&j], &[], &a.select(&j).as_int().unwrap().ge(0));
+        let phi = Bool::and(&[
+            c.implies(Bool::or(&[n.eq(9), n.eq(10), n.eq(11)])),
+            Bool::or(&[c.not(), x.lt(&y), n.eq(11)]),
+            closed,
+        ]);
+        assert_eq!(finite_domain(&phi, &n), Some(vec![9, 10, 11]));
+        let params = [Dynamic::from_ast(&n)];
+        let light = exists_free(&params, &phi).expect("eliminated");
+        assert!(!binds_any(&light, &params), "{light}");
+        assert!(equivalent(&light, &z3::ast::exists_const(&[&n], &[], &phi)));
+        // Equated with another parameter (`r == n` where `c` holds), `n` is not confined:
+        // that is the query engine's witness guess.
+        let r = Int::new_const("r");
+        assert!(finite_domain(&Bool::and(&[phi.clone(), c.implies(r.eq(&n))]), &n).is_none());
+    }
+
+    #[test]
+    fn a_value_outside_the_literals_is_not_lost() {
+        // ∃n. (n == 1 ∨ p) ∧ n ≠ 1 ∧ n ≠ 2: true when p holds (n = 3), and `n` is
+        // equated only with 1; not confined, so not expanded, and still equivalent.
+        let n = Int::new_const("n");
+        let p = Bool::new_const("p");
+        let phi = Bool::and(&[Bool::or(&[n.eq(1), p.clone()]), n.eq(1).not(), n.eq(2).not()]);
+        assert!(finite_domain(&phi, &n).is_none());
+        // With `n == 1 ∨ n == 2` as a conjunct it is confined, and the expansion is exact.
+        let confined = Bool::and(&[Bool::or(&[n.eq(1), n.eq(2)]), Bool::or(&[n.eq(1), p])]);
+        assert_eq!(finite_domain(&confined, &n), Some(vec![1, 2]));
+        let params = [Dynamic::from_ast(&n)];
+        let light = exists_free(&params, &confined).expect("eliminated");
+        assert!(equivalent(&light, &z3::ast::exists_const(&[&n], &[], &confined)));
+    }
+
+    #[test]
+    fn equated_terms_are_read_from_the_boolean_structure_only() {
+        let (n, r, x) = (Int::new_const("n"), Int::new_const("r"), Int::new_const("x"));
+        let c = Bool::new_const("c");
+        let phi = Bool::and(&[
+            c.implies(r.eq(&n)),
+            Bool::or(&[n.eq(9), n.eq(10)]),
+            // Inside a term: a comparison, not a definition.
+            x.eq(c.ite(&Int::from_i64(1), &Int::from_i64(0))).ite(&r.eq(7), &r.eq(8)),
+        ]);
+        let terms = |v: &Int| equated_terms(&phi, &Dynamic::from_ast(v));
+        assert_eq!(terms(&n).len(), 3, "r, 9, 10");
+        assert_eq!(terms(&r).len(), 3, "n, 7, 8");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! parameters). An `unknown` or a timeout is reported as [`Answer::Unknown`], never as
 //! valid.
 
-use super::light::{has_quantifier, lighten, solve_equalities};
+use super::light::{binds_any, equated_terms, has_quantifier, lighten, solve_equalities};
 use super::session::{stopped, Sat, Session, Why};
 use crate::cancel::Cancel;
 use std::collections::{HashMap, HashSet};
@@ -173,10 +173,16 @@ impl QueryEngine {
         } else {
             let lighter = lighten(&phi, &params, &inner, &assertion);
             let quantified = has_quantifier(&lighter);
+            let guessed = if quantified && binds_any(&lighter, &params) {
+                self.equality_witnesses(&phi, &params, &inner)
+            } else {
+                None
+            };
             // Array parameters no outer array witnesses: MBQI rarely decides these
             // (measured: `incomplete (theory array)` at once, or no answer at all).
             let cap = if params.iter().any(is_array) { Some(ARRAY_PARAM_SLICE) } else { None };
-            self.solve(&lighter, arithmetic && quantified, quantified, cap)
+            guessed
+                .unwrap_or_else(|| self.solve(&lighter, arithmetic && quantified, quantified, cap))
         };
         // A development aid for measuring how Z3 fares with each query shape.
         if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
@@ -259,6 +265,34 @@ impl QueryEngine {
         self.witnesses(phi, &arrays, &candidates, &rest, inner, "array")
     }
 
+    /// The light elimination leaves a parameter quantified when it is fixed only on some
+    /// paths (`¬(j < n ∧ …) ∨ ret == choice`, a choice confined to `{9, 10, 11}` when
+    /// the call is made): MBQI then searches for it (measured: no answer in 20 s for
+    /// Elaenia's `code-sinking`). Before the full query this tries the terms each
+    /// integer parameter is equated with in φ as its witness: other parameters and
+    /// numerals. See [`QueryEngine::witnesses`].
+    fn equality_witnesses(
+        &mut self,
+        phi: &Bool,
+        params: &[Dynamic],
+        inner: &[Dynamic],
+    ) -> Option<Answer> {
+        let (mut chosen, mut candidates, mut rest) = (Vec::new(), Vec::new(), Vec::new());
+        for p in params {
+            let terms = if p.as_int().is_some() { equated_terms(phi, p) } else { Vec::new() };
+            if terms.is_empty() || terms.len() > MAX_WITNESS_BASE {
+                rest.push(p);
+            } else {
+                chosen.push(p);
+                candidates.push(terms);
+            }
+        }
+        if chosen.is_empty() {
+            return None;
+        }
+        self.witnesses(phi, &chosen, &candidates, &rest, inner, "equated")
+    }
+
     /// Whether some combination of `candidates` (one list per parameter of `chosen`)
     /// witnesses `phi`, the other parameters (`rest`) still existential: the query then
     /// has fewer quantified parameters of a hard sort, and its validity implies the
@@ -295,7 +329,14 @@ impl QueryEngine {
             .iter()
             .map(|ts| {
                 let subst: Vec<(&Dynamic, &Dynamic)> = chosen.iter().copied().zip(ts).collect();
-                let fails = phi.substitute(&subst).not();
+                // A candidate may be another chosen parameter (`ret == choice`): substitute
+                // until none is left (a cycle leaves some free, which only makes the
+                // query stronger: every value of them must then work).
+                let mut witnessed = phi.substitute(&subst);
+                for _ in 1..chosen.len() {
+                    witnessed = witnessed.substitute(&subst);
+                }
+                let fails = witnessed.not();
                 if inner.is_empty() {
                     fails
                 } else {
@@ -315,7 +356,9 @@ impl QueryEngine {
         if std::env::var_os("FOREX_DEBUG_SMT").is_some() {
             eprintln!("smt: {} {what} witness candidates: {answer:?}", combos.len());
         }
-        matches!(answer, Sat::Unsat).then_some(Answer::Valid)
+        let valid = matches!(answer, Sat::Unsat);
+        self.session.stats.witnessed += u64::from(valid);
+        valid.then_some(Answer::Valid)
     }
 
     /// Sends one assertion to Z3: unsat means the query is valid.
@@ -497,7 +540,7 @@ pub fn free_constants(t: &Bool) -> (Vec<Dynamic>, bool) {
 
 /// Every constant occurring in `t`, inside quantifier bodies too (through Z3's API:
 /// the z3 crate does not expose quantifier bodies). A DAG walk, linear in the term.
-pub(crate) fn all_constants(t: &Bool) -> HashSet<Dynamic> {
+pub(crate) fn all_constants(t: &dyn Ast) -> HashSet<Dynamic> {
     let ctx = z3::Context::thread_local();
     let raw = ctx.get_z3_context();
     let mut seen: HashSet<Dynamic> = HashSet::new();
@@ -526,7 +569,7 @@ pub(crate) fn all_constants(t: &Bool) -> HashSet<Dynamic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use z3::ast::Int;
+    use z3::ast::{Bool, Int};
 
     fn classify(c: &Dynamic) -> Class {
         let name = c.to_string();
@@ -556,6 +599,32 @@ mod tests {
         let sent = q.queries();
         assert_eq!(q.valid(&p.eq(&(&a + 1)), &classify, &[]), Answer::Valid);
         assert_eq!(q.queries(), sent, "the second identical query is answered from the cache");
+    }
+
+    #[test]
+    fn a_choice_fixed_on_one_path_is_witnessed_by_the_values_it_is_equated_with() {
+        // ∀a, c, t. (∀j. t[j] ≥ 0) → ∃n, r. (c → n ∈ {9, 10, 11}) ∧ (c → r == n) ∧
+        // (c → (r < 10 ↔ a < 0)) ∧ (∀j. t[j] ≥ 0): valid (n = 9 or 10), but the
+        // elimination leaves n and r quantified (both are fixed only where c holds).
+        let mut q = QueryEngine::new(&Cancel::new());
+        let (a, n, r) = (Int::new_const("a"), Int::new_const("p_n"), Int::new_const("p_r"));
+        let c = z3::ast::Bool::new_const("c");
+        let t = z3::ast::Array::new_const("t", &z3::Sort::int(), &z3::Sort::int());
+        let j = Int::new_const("j");
+        let inv = z3::ast::forall_const(&[&j], &[], &t.select(&j).as_int().unwrap().ge(0));
+        let choice = |claim: Bool| {
+            inv.implies(Bool::and(&[
+                c.implies(Bool::or(&[n.eq(9), n.eq(10), n.eq(11)])),
+                c.implies(r.eq(&n)),
+                c.implies(claim),
+                inv.clone(),
+            ]))
+        };
+        assert_eq!(q.valid(&choice(r.lt(10).iff(a.lt(0))), &classify, &[]), Answer::Valid);
+        assert_eq!(q.session.stats.witnessed, 1);
+        // No choice makes r exceed 11: not valid (c may hold), and no witness says so.
+        assert_ne!(q.valid(&choice(r.gt(11)), &classify, &[]), Answer::Valid);
+        assert_eq!(q.session.stats.witnessed, 1);
     }
 
     #[test]

@@ -316,6 +316,8 @@ pub struct Stats {
     pub queries: u64,
     /// Queries answered from a cache without Z3.
     pub cache_hits: u64,
+    /// Queries found valid by a guessed witness (`QueryEngine::witnesses`).
+    pub witnessed: u64,
 }
 
 /// One engine run's access to Z3: a lazily made incremental solver (one SMT kernel for

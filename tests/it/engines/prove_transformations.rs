@@ -269,3 +269,31 @@ fn every_invalid_twin_of_the_equivalence_benchmark_stays_unproved() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// `examples/c/sunk_store.c` with `edit` applied (a `(from, to)` replacement).
+fn sunk_store(edit: Option<(&str, &str)>) -> Verdict {
+    let path = format!("{}/examples/c/sunk_store.c", env!("CARGO_MANIFEST_DIR"));
+    let mut src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    if let Some((from, to)) = edit {
+        assert!(src.contains(from), "{from}");
+        src = src.replace(from, to);
+    }
+    let m = forex::frontend::load_source("sunk_store.c", src.as_bytes(), Default::default())
+        .unwrap_or_else(|d| panic!("does not load: {d:?}"));
+    let cancel = Cancel::new().with_timeout(Duration::from_secs(30));
+    prove(&m.tuples[0], &ProveOptions::default(), &cancel).verdict
+}
+
+#[test]
+fn a_store_sunk_into_the_last_iteration_is_proved_with_bounded_hints_made_unbounded() {
+    // The hints bound their quantifier by the array's size; the whole-array post needs
+    // the cells outside it too (the unbounded variant of the hint), and the ∃ copy's
+    // `sample` choice is one of two values (expanded, not searched for).
+    assert!(matches!(sunk_store(None), Verdict::Verified { .. }), "{:?}", sunk_store(None));
+    // Stored one iteration early, the last reading is missing from a[0].
+    let early = sunk_store(Some(("if (i == n - 1) {", "if (i == n - 2) {")));
+    assert!(matches!(early, Verdict::Unknown { .. }), "{early:?}");
+    // A choice the ∃ copy cannot make (`keep` never 1) cannot follow the ∀ copy.
+    let stuck = sunk_store(Some(("pre: keep == 0 || keep == 1;", "pre: keep == 0 || keep == 2;")));
+    assert!(matches!(stuck, Verdict::Unknown { .. }), "{stuck:?}");
+}
