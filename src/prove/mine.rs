@@ -19,6 +19,9 @@
 //! atoms as integers (steps read as signed literals, `*` and `-` wrapping, `<` unsigned):
 //! a relation that holds of the integers holds modulo 2^N, and the ones that wrapping
 //! breaks (`x >= old(x)`) fail their check like any other candidate.
+//! Guard counters of different names stepped alike in a 1:1 alignment keep a small
+//! distance (`a.i - b.j == k`, |k| ≤ `offset::MAX_OFFSET`: a copy ran k iterations
+//! first); what a body's last iteration left true comes from `last_iteration`.
 //! Strength reduction: in any alignment, a guard counter i stepped by c and a variable
 //! stepped by a literal only that loop writes, or by a loop-invariant expression e
 //! (`j += b`), move in proportion: `c * (j - old(j)) == e * (i - old(i))`.
@@ -225,6 +228,14 @@ pub fn atoms(
                         continue;
                     }
                     push(Expr::eq(moved(x, kx), moved(y, ky)), &mut out);
+                    // 1:1 with one step: the counters keep a small distance (a copy that
+                    // ran `k` iterations first: `a.i - 1 == b.j`).
+                    if (kx, ky) == (1, 1) && cx == cy && tuple.var(x).ty == Type::Int {
+                        for k in -super::offset::MAX_OFFSET..=super::offset::MAX_OFFSET {
+                            let diff = Expr::binary(BinOp::Sub, var_expr(x), var_expr(y));
+                            push(Expr::eq(diff, Expr::int(k)), &mut out);
+                        }
+                    }
                 }
             }
         }
@@ -428,6 +439,11 @@ pub fn atoms(
                 );
                 push(Expr::eq(now, old), &mut out);
             }
+        }
+    }
+    for al in align {
+        for e in super::last_iteration::atoms(tuple, al, ghost) {
+            push(e, &mut out);
         }
     }
     if lockstep {

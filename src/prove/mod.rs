@@ -14,6 +14,7 @@ mod exists_only;
 mod exits;
 mod genpp;
 mod houdini;
+mod last_iteration;
 mod loops;
 mod mine;
 mod offset;

@@ -7,7 +7,10 @@
 //!
 //! - offsets: two waiting loops whose guard counters (same name, same step) differ by
 //!   k steps (k ≤ `MAX_OFFSET`) while their guards agree once the counters are equal:
-//!   the copy behind runs k iterations alone first, then the loops are aligned;
+//!   the copy behind runs k iterations alone first, then the loops are aligned; and
+//!   counters (any names, same step) whose guards agree only at a distance of k steps
+//!   (`i <= n` against `j <= n - 1`, both from 1): the loop with k more iterations runs
+//!   them first;
 //! - leftovers: after a lockstep, a loop whose guard may still hold runs one more
 //!   iteration alone (a lockstep then k solo iterations), until its guard is false;
 //! - after a branch around loops (or a peeled iteration), a ∀ loop whose guard is false
@@ -135,18 +138,25 @@ impl<'t> Prover<'t> {
         for (x, cx) in counters(wa) {
             for (y, cy) in counters(wb) {
                 let (vx, vy) = (tuple.var(x), tuple.var(y));
-                if vx.name != vy.name || cx != cy {
+                if cx != cy {
                     continue;
                 }
+                let same_name = vx.name == vy.name;
                 let (tx, ty) = (int(&st.vars[&x]), int(&st.vars[&y]));
                 let diff = Int::sub(&[&ty, &tx]).simplify();
                 let entered = Bool::and(&[st.eval_bool(ga), st.eval_bool(gb)]);
                 let steps = match diff.as_i64() {
-                    Some(d) if d % cx == 0 => vec![d / cx],
+                    Some(d) if d % cx == 0 && d != 0 && same_name => vec![d / cx],
+                    // Counters that start together (or of different names): one loop
+                    // may run more iterations than the other (`i <= n` against
+                    // `j <= n - 1`), and running those first aligns the exits.
+                    Some(d) if d % cx == 0 => {
+                        (1..=MAX_OFFSET).flat_map(|m| [m, -m]).filter(|m| m * cx != d).collect()
+                    }
                     Some(_) => continue,
                     // A counter set in a branch (a peeled iteration joined into `ite`s):
                     // the few offsets it may have, each checked where both loops run.
-                    None if has_ite(&Dynamic::from_ast(&diff)) => {
+                    None if same_name && has_ite(&Dynamic::from_ast(&diff)) => {
                         (1..=MAX_OFFSET).flat_map(|m| [m, -m]).collect()
                     }
                     None => continue,
@@ -161,11 +171,29 @@ impl<'t> Prover<'t> {
                             continue;
                         }
                     }
-                    // Once the counters are equal, the guards agree (else the offset is
-                    // what makes their loops end together, as `i < n` against `j <= n`).
+                    // Once `m` iterations have run, the counters keep their distance
+                    // (`y - x == lag`), and the guards agree at that distance (else the
+                    // offset is not what makes their loops end together, as `i < n`
+                    // against `j <= n`).
                     let mut same = st.clone();
-                    same.vars.insert(x, st.vars[&y].clone());
-                    let (ha, hb) = (same.eval_bool(ga).simplify(), st.eval_bool(gb).simplify());
+                    let mut other = st.clone();
+                    match diff.as_i64() {
+                        // Guards that agree at the lag for every value of the counters,
+                        // not only at their values on entry (which any lag might fit).
+                        Some(d) if d != m * cx => {
+                            let lag = d - m * cx;
+                            let k = Int::fresh_const("counter");
+                            same.vars.insert(
+                                x,
+                                Dynamic::from_ast(&Int::sub(&[&k, &Int::from_i64(lag)])),
+                            );
+                            other.vars.insert(y, Dynamic::from_ast(&k));
+                        }
+                        _ => {
+                            same.vars.insert(x, st.vars[&y].clone());
+                        }
+                    }
+                    let (ha, hb) = (same.eval_bool(ga).simplify(), other.eval_bool(gb).simplify());
                     if ha.ast_eq(&hb) || self.holds(st, &ha.iff(&hb)) {
                         return Some(m);
                     }

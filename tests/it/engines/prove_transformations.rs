@@ -75,6 +75,17 @@ fn loops_started_iterations_apart_are_aligned_after_the_copy_behind_catches_up()
 }
 
 #[test]
+fn a_loop_with_one_iteration_more_runs_it_first_and_then_keeps_the_distance() {
+    // `i <= n` against `j <= n - 1`, both from 1: the guards agree when `i == j + 1`,
+    // so `a` runs one iteration first; then the counters stay one apart, and what the
+    // last iteration stored (`a.d[a.i - 1]`) is what the other copy stores next.
+    let p = proved("offset/prologue");
+    assert!(has_alignment(&p, "a runs 1 iteration alone first, b being ahead"), "{p:#?}");
+    assert!(p.loop_points[1].invariant.contains("(a.i - b.j) == 1"), "{p:#?}");
+    unproved("offset/prologue_bad");
+}
+
+#[test]
 fn an_exists_copy_drawing_one_value_before_its_loop_matches_a_peeled_iteration() {
     // unroll-left's shape: the ∃ copy's draw before its loop matches the ∀ copy's first
     // iteration, its loop the ∀ copy's others.
