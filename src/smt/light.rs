@@ -95,23 +95,10 @@ pub fn exists_free(vars: &[Dynamic], body: &Bool) -> Option<Bool> {
 /// remove the parameters from an otherwise quantifier-free body, and substituting them
 /// back gives an equivalent formula (the constants are free, never bound).
 fn abstract_quantifiers(body: &Bool, vars: &[Dynamic]) -> (Bool, Vec<(Bool, Bool)>) {
-    let mut found: Vec<Bool> = Vec::new();
-    let mut seen: HashSet<Dynamic> = HashSet::new();
-    let mut stack = vec![Dynamic::from_ast(body)];
-    while let Some(d) = stack.pop() {
-        if !seen.insert(d.clone()) {
-            continue;
-        }
-        match d.kind() {
-            z3::AstKind::Quantifier => {
-                if let Some(q) = d.as_bool() {
-                    found.push(q);
-                }
-            }
-            z3::AstKind::App => stack.extend(d.children()),
-            _ => {}
-        }
-    }
+    let found: Vec<Bool> = outermost_quantifiers(&Dynamic::from_ast(body))
+        .iter()
+        .filter_map(|q| q.as_bool())
+        .collect();
     if found.is_empty() {
         return (body.clone(), Vec::new());
     }
@@ -415,19 +402,26 @@ pub fn factor_antecedents(phi: &Bool) -> Option<Bool> {
 
 /// Whether `t` contains a quantifier (a DAG walk, linear in the term).
 pub fn has_quantifier(t: &Bool) -> bool {
+    !outermost_quantifiers(&Dynamic::from_ast(t)).is_empty()
+}
+
+/// The quantified subterms of `t` not inside another quantifier (a DAG walk, linear in
+/// the term).
+fn outermost_quantifiers(t: &Dynamic) -> Vec<Dynamic> {
+    let mut out = Vec::new();
     let mut seen: HashSet<Dynamic> = HashSet::new();
-    let mut stack = vec![Dynamic::from_ast(t)];
+    let mut stack = vec![t.clone()];
     while let Some(d) = stack.pop() {
         if !seen.insert(d.clone()) {
             continue;
         }
         match d.kind() {
-            z3::AstKind::Quantifier => return true,
+            z3::AstKind::Quantifier => out.push(d),
             z3::AstKind::App => stack.extend(d.children()),
             _ => {}
         }
     }
-    false
+    out
 }
 
 fn names_of(params: &[Dynamic]) -> HashSet<String> {
@@ -476,42 +470,30 @@ pub fn equated_terms(phi: &Bool, p: &Dynamic) -> Vec<Dynamic> {
 /// Most terms [`equated_terms`] gives.
 const MAX_EQUATED: usize = 6;
 
-/// Whether a quantifier in `t` binds a variable named in `names`: the elimination left
+/// Whether a quantifier in `t` binds a variable named as one of `params`: the elimination left
 /// one of the parameters quantified. (Quantifiers over other variables, a loop
 /// invariant's `forall j`, may stay: they were in the body before.)
 pub fn binds_any(t: &Bool, params: &[Dynamic]) -> bool {
     let names = names_of(params);
     let ctx = z3::Context::thread_local();
     let raw = ctx.get_z3_context();
-    let mut seen: HashSet<Dynamic> = HashSet::new();
-    let mut stack = vec![Dynamic::from_ast(t)];
-    while let Some(d) = stack.pop() {
-        if !seen.insert(d.clone()) {
-            continue;
-        }
-        match d.kind() {
-            z3::AstKind::Quantifier => {
-                // SAFETY: `d` is a live quantifier of this thread's context; its symbols
-                // and body are read before anything else runs, the body wrapped (and so
-                // reference-counted) at once.
-                let bound = unsafe { z3_sys::Z3_get_quantifier_num_bound(raw, d.get_z3_ast()) };
-                for i in 0..bound {
-                    let symbol =
-                        unsafe { z3_sys::Z3_get_quantifier_bound_name(raw, d.get_z3_ast(), i) };
-                    let Some(symbol) = symbol else { return true };
-                    let name = unsafe {
-                        std::ffi::CStr::from_ptr(z3_sys::Z3_get_symbol_string(raw, symbol))
-                    };
-                    if names.contains(name.to_string_lossy().as_ref()) {
-                        return true;
-                    }
-                }
-                if let Some(body) = unsafe { z3_sys::Z3_get_quantifier_body(raw, d.get_z3_ast()) } {
-                    stack.push(unsafe { Dynamic::wrap(&ctx, body) });
-                }
+    let mut pending = outermost_quantifiers(&Dynamic::from_ast(t));
+    while let Some(q) = pending.pop() {
+        // SAFETY: `q` is a live quantifier of this thread's context; each symbol's text
+        // is copied before the next call, and the body is wrapped (and so
+        // reference-counted) at once.
+        let bound = unsafe { z3_sys::Z3_get_quantifier_num_bound(raw, q.get_z3_ast()) };
+        for i in 0..bound {
+            let symbol = unsafe { z3_sys::Z3_get_quantifier_bound_name(raw, q.get_z3_ast(), i) };
+            let Some(symbol) = symbol else { return true };
+            let name =
+                unsafe { std::ffi::CStr::from_ptr(z3_sys::Z3_get_symbol_string(raw, symbol)) };
+            if names.contains(name.to_string_lossy().as_ref()) {
+                return true;
             }
-            z3::AstKind::App => stack.extend(d.children()),
-            _ => {}
+        }
+        if let Some(body) = unsafe { z3_sys::Z3_get_quantifier_body(raw, q.get_z3_ast()) } {
+            pending.extend(outermost_quantifiers(&unsafe { Dynamic::wrap(&ctx, body) }));
         }
     }
     false
