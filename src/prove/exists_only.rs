@@ -23,47 +23,32 @@ impl<'t> Prover<'t> {
         let mut exit = cfg.clone();
         exit.conts[j].pop_front();
         exit.unrolling = None;
-        let mut a = acc.clone();
-        // A failed way's obligations are no part of the proof (`smt::record`).
-        let rec = crate::smt::record::mark();
-        let mut last = match self.oblige(&mut a, &cfg.st, &g.not(), scope, "leaving an ∃-only loop")
-        {
-            Ok(()) => {
-                exit.st.pc.push_back(g.not());
-                let mark = self.proof.len();
-                match self.run(exit, a, scope, end) {
-                    Ok(a) => return Ok(a),
-                    Err(f) => {
-                        self.proof.truncate(mark);
-                        crate::smt::record::rewind(rec);
-                        f
-                    }
-                }
-            }
+        let leave = self.undo_on_failure(|p| {
+            let mut a = acc.clone();
+            p.oblige(&mut a, &cfg.st, &g.not(), scope, "leaving an ∃-only loop")?;
+            exit.st.pc.push_back(g.not());
+            p.run(exit, a, scope, end)
+        });
+        let mut last = match leave {
+            Ok(a) => return Ok(a),
             Err(f) => f,
         };
         if cfg.unrolled < MAX_UNROLL {
-            let mut a = acc.clone();
-            match self.oblige(&mut a, &cfg.st, &g, scope, "entering an ∃-only loop") {
-                Ok(()) => {
-                    let mut next = cfg.clone();
-                    next.unrolled += 1;
-                    next.unrolling = Some(w);
-                    next.st.pc.push_back(g);
-                    let mut cont: im::Vector<Item<'t>> = body.iter().map(Item::S).collect();
-                    cont.push_back(Item::S(w));
-                    cont.append(next.conts[j].clone().split_off(1));
-                    next.conts[j] = cont;
-                    let mark = self.proof.len();
-                    match self.run(next, a, scope, end) {
-                        Ok(a) => return Ok(a),
-                        Err(f) => {
-                            self.proof.truncate(mark);
-                            crate::smt::record::rewind(rec);
-                            last = f;
-                        }
-                    }
-                }
+            let unroll = self.undo_on_failure(|p| {
+                let mut a = acc.clone();
+                p.oblige(&mut a, &cfg.st, &g, scope, "entering an ∃-only loop")?;
+                let mut next = cfg.clone();
+                next.unrolled += 1;
+                next.unrolling = Some(w);
+                next.st.pc.push_back(g.clone());
+                let mut cont: im::Vector<Item<'t>> = body.iter().map(Item::S).collect();
+                cont.push_back(Item::S(w));
+                cont.append(next.conts[j].clone().split_off(1));
+                next.conts[j] = cont;
+                p.run(next, a, scope, end)
+            });
+            match unroll {
+                Ok(a) => return Ok(a),
                 Err(f) => last = f,
             }
         }

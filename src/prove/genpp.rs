@@ -249,6 +249,16 @@ impl<'t> Prover<'t> {
         }
     }
 
+    /// One way of proving the rest, `way`, undone if it fails: the loop points it added
+    /// and the obligations it recorded are no part of the proof (`smt::record`).
+    pub fn undo_on_failure<T>(&mut self, way: impl FnOnce(&mut Self) -> Res<T>) -> Res<T> {
+        let (mark, rec) = (self.proof.len(), crate::smt::record::mark());
+        way(self).inspect_err(|_| {
+            self.proof.truncate(mark);
+            crate::smt::record::rewind(rec);
+        })
+    }
+
     /// Adds "on this path, `goal`" to `acc` and checks it.
     pub fn oblige(
         &mut self,
@@ -568,24 +578,16 @@ impl<'t> Prover<'t> {
             for (items, taken) in
                 [(then.clone(), then_cond.clone()), (otherwise.clone(), else_cond.clone())]
             {
-                let mark = self.proof.len();
-                let rec = crate::smt::record::mark();
-                let mut a = acc.clone();
-                if let Some(b) = &taken {
-                    if let Err(f) =
-                        self.oblige(&mut a, &cfg.st, b, scope, "the ∃ copy's branch choice")
-                    {
-                        last = Some(f);
-                        continue;
+                let way = self.undo_on_failure(|p| {
+                    let mut a = acc.clone();
+                    if let Some(b) = &taken {
+                        p.oblige(&mut a, &cfg.st, b, scope, "the ∃ copy's branch choice")?;
                     }
-                }
-                match self.run(with_branch(items, taken), a, scope, end) {
+                    p.run(with_branch(items, taken), a, scope, end)
+                });
+                match way {
                     Ok(a) => return Ok(a),
-                    Err(f) => {
-                        self.proof.truncate(mark);
-                        crate::smt::record::rewind(rec);
-                        last = Some(f)
-                    }
+                    Err(f) => last = Some(f),
                 }
             }
             let last = last.expect("two branches tried");
@@ -597,19 +599,11 @@ impl<'t> Prover<'t> {
             if !universal || scope.conj || last.kind == FailKind::Stopped {
                 return Err(last);
             }
-            let mark = self.proof.len();
-            let rec = crate::smt::record::mark();
-            let both = self
-                .run(with_branch(then, then_cond), acc.clone(), scope, end)
-                .and_then(|_| self.run(with_branch(otherwise, else_cond), acc.clone(), scope, end));
-            match both {
-                Ok(_) => Ok(acc),
-                Err(f) => {
-                    self.proof.truncate(mark);
-                    crate::smt::record::rewind(rec);
-                    Err(f)
-                }
-            }
+            self.undo_on_failure(|p| {
+                p.run(with_branch(then, then_cond), acc.clone(), scope, end)?;
+                p.run(with_branch(otherwise, else_cond), acc.clone(), scope, end)
+            })
+            .map(|_| acc)
         }
     }
 
