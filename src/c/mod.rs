@@ -14,6 +14,7 @@ pub mod ast;
 pub mod consts;
 pub mod float;
 mod graph;
+mod implicit;
 mod info;
 pub mod literal;
 pub mod lower;
@@ -135,7 +136,18 @@ pub fn load(
             return Err(vec![d]);
         }
     }
-    let parsed = parse::parse(&pre, src).map_err(syntax)?;
+    let mut parsed = parse::parse(&pre, src).map_err(syntax)?;
+    // Standard functions called without a declaration: read as gcc reads them.
+    let (headers, _) = implicit::missing_headers(&parsed.file);
+    let mut pre = pre;
+    if !headers.is_empty() {
+        cc.forced = headers;
+        if let Ok(p) = preprocess::preprocess(src, dir, &cc) {
+            if let Ok(again) = parse::parse(&p, src) {
+                (pre, parsed) = (p, again);
+            }
+        }
+    }
     // Names formulas may use for values: object-like macros, then enum constants.
     let mut defines: HashMap<String, String> = pre
         .macros

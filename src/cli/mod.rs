@@ -77,6 +77,7 @@ impl Cli {
                 include_dirs: self.include.clone(),
                 defines: self.define.clone(),
                 time_limit: None,
+                forced: Vec::new(),
             },
             no_ub: self.no_ub,
             time_limit: None,

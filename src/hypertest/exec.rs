@@ -3,10 +3,11 @@
 
 use super::coverage::{Goals, Trace};
 use super::inputs::holds;
+use super::tables::Tables;
 use super::values::{Streaks, Values};
 use crate::cancel::Cancel;
-use crate::interp::{run_copy, run_copy_observed, Chooser, Replay, RunEnd};
-use crate::ir::{BinOp, Expr, ExprKind, Loc, Tuple, Type};
+use crate::interp::{run_copy, run_copy_observed, Chooser, Observer, Replay, RunEnd};
+use crate::ir::{BinOp, Expr, ExprKind, Loc, Stmt, Tuple, Type, VarId};
 use crate::refute::exists::{exists_run, ExistsAnswer};
 use crate::value::Value;
 use crate::verdict::{CopyRun, Counterexample};
@@ -64,6 +65,22 @@ pub struct Outcome {
     pub hits: Vec<Vec<usize>>,
     /// Per ∀ copy, per point, the distance from executing it (evo only).
     pub distances: Vec<Vec<f64>>,
+    /// Where the ∀ copies read the tables (`tables`): (table, index).
+    pub reads: Vec<(VarId, Value)>,
+}
+
+/// The coverage trace and the table reads of one run.
+struct Watch<'w, 'g> {
+    trace: &'w mut Trace<'g>,
+    tables: &'w Tables,
+    reads: &'w mut Vec<(VarId, Value)>,
+}
+
+impl Observer for Watch<'_, '_> {
+    fn before(&mut self, stmt: &Stmt, state: &[Value]) {
+        self.trace.before(stmt, state);
+        self.tables.reads(stmt, state, self.reads);
+    }
 }
 
 /// Runs tests of one tuple; caches ∃ checks (they cost SMT queries).
@@ -72,12 +89,20 @@ pub struct Executor<'t> {
     pub goals: &'t Goals,
     pub cancel: Cancel,
     pub values: Values,
+    pub tables: Tables,
     exists_cache: HashMap<Vec<Value>, ExistsAnswer>,
 }
 
 impl<'t> Executor<'t> {
     pub fn new(tuple: &'t Tuple, goals: &'t Goals, cancel: Cancel) -> Executor<'t> {
-        Executor { tuple, goals, cancel, values: Values::of(tuple), exists_cache: HashMap::new() }
+        Executor {
+            tuple,
+            goals,
+            cancel,
+            values: Values::of(tuple),
+            tables: Tables::of(tuple),
+            exists_cache: HashMap::new(),
+        }
     }
 
     /// Runs `test`, storing the choices made back into it.
@@ -89,6 +114,7 @@ impl<'t> Executor<'t> {
             verdict: Verdict::Pass,
             hits: vec![Vec::new(); k],
             distances: vec![Vec::new(); k],
+            reads: Vec::new(),
         };
         test.choices.resize(k, Vec::new());
         let mut stopped = None;
@@ -101,8 +127,10 @@ impl<'t> Executor<'t> {
                 streaks: Streaks::default(),
             };
             let mut trace = Trace::new(&self.goals.index[j], distances);
+            let mut watch =
+                Watch { trace: &mut trace, tables: &self.tables, reads: &mut out.reads };
             let run =
-                run_copy_observed(self.tuple, c, &mut state, &mut chooser, MAX_STEPS, &mut trace);
+                run_copy_observed(self.tuple, c, &mut state, &mut chooser, MAX_STEPS, &mut watch);
             let Ok(run) = run else {
                 // Only ill-formed IR makes the interpreter fail; such a test proves nothing.
                 stopped.get_or_insert(Verdict::Undecided);

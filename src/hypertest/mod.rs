@@ -16,6 +16,7 @@ mod exec;
 pub(crate) mod inputs;
 mod search;
 mod shrink;
+mod tables;
 pub mod temporal;
 pub(crate) mod values;
 

@@ -8,7 +8,7 @@ use super::inputs::PreSolver;
 use super::shrink::shrink;
 use super::{Strategy, TestOptions, TestReport};
 use crate::cancel::Cancel;
-use crate::ir::{Tuple, Type};
+use crate::ir::{Tuple, Type, VarId};
 use crate::value::Value;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
@@ -163,8 +163,40 @@ impl Search<'_> {
         (x, y)
     }
 
-    /// Executes a test, records coverage, and on a violation replays it.
+    /// A variant of `test` whose tables give each index the copies read (`reads`) a
+    /// value of its own (`tables`), half of the time; `None` when nothing changed.
+    fn spread(&mut self, test: &Test, reads: &[(VarId, Value)]) -> Option<Test> {
+        if reads.is_empty() || !self.rng.gen_bool(0.5) {
+            return None;
+        }
+        let mut t = test.clone();
+        let salt = self.rng.next_u64();
+        if !self.exec.tables.spread(self.tuple, &mut t.input, reads, &self.exec.values, salt) {
+            return None;
+        }
+        let fixed: Vec<usize> = self.exec.tables.vars().iter().map(|v| v.index()).collect();
+        t.input = self.admit(t.input, &fixed)?;
+        Some(t)
+    }
+
+    /// Executes a test and its spread variant (`spread`), if any; the distances of the
+    /// first.
     fn evaluate(&mut self, test: &mut Test, distances: bool) -> Vec<Vec<f64>> {
+        let (d, reads) = self.evaluate_one(test, distances);
+        if let Some(mut spread) = self.spread(test, &reads) {
+            if self.going() {
+                self.evaluate_one(&mut spread, false);
+            }
+        }
+        d
+    }
+
+    /// Executes a test, records coverage, and on a violation replays it.
+    fn evaluate_one(
+        &mut self,
+        test: &mut Test,
+        distances: bool,
+    ) -> (Vec<Vec<f64>>, Vec<(VarId, Value)>) {
         self.report.runs += 1;
         let out = self.exec.execute(test, distances);
         if !self.covered.is_empty() {
@@ -191,7 +223,7 @@ impl Search<'_> {
                 }
             }
         }
-        out.distances
+        (out.distances, out.reads)
     }
 
     fn fuzz(&mut self) {

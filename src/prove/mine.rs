@@ -375,6 +375,8 @@ pub fn atoms(
                 let closed = match op {
                     BinOp::Lt => Some(BinOp::Le),
                     BinOp::Gt => Some(BinOp::Ge),
+                    BinOp::SLt => Some(BinOp::SLe),
+                    BinOp::SGt => Some(BinOp::SGe),
                     _ => None,
                 };
                 if let (Some(op), true) = (closed, Expr::numeric(&a.ty)) {
@@ -387,11 +389,9 @@ pub fn atoms(
         // Monotone counters of loops in lockstep (loops alone get them below): what the
         // lockstep did bounds what the copies' leftovers start from.
         for (x, c) in monotone(tuple, al.body()) {
-            let op = if c > 0 { BinOp::Ge } else { BinOp::Le };
-            push(
-                Expr::binary(op, var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone())),
-                &mut out,
-            );
+            for e in one_way(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()), c) {
+                push(e, &mut out);
+            }
         }
     }
     // Unary atoms serve loops run alone (in exact alignments the relational atoms do,
@@ -423,11 +423,9 @@ pub fn atoms(
         // Monotone counters: what the loop did bounds the value from one side (an ∃
         // copy stepped after the loop can then make up the difference).
         for (x, c) in monotone(tuple, al.body()) {
-            let op = if c > 0 { BinOp::Ge } else { BinOp::Le };
-            push(
-                Expr::binary(op, var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone())),
-                &mut out,
-            );
+            for e in one_way(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()), c) {
+                push(e, &mut out);
+            }
         }
         for (i, &x) in numbers.iter().enumerate() {
             for &y in numbers[i + 1..].iter().filter(|&&y| tuple.var(y).ty == tuple.var(x).ty) {
@@ -518,6 +516,10 @@ fn exit_bounds(tuple: &Tuple, al: &Aligned<'_>, ghost: &dyn Fn(VarId) -> VarId) 
             BinOp::Le if step > 0 => (BinOp::Le, step),
             BinOp::Gt if step < 0 => (BinOp::Ge, step + 1),
             BinOp::Ge if step < 0 => (BinOp::Ge, step),
+            BinOp::SLt if step > 0 => (BinOp::SLe, step - 1),
+            BinOp::SLe if step > 0 => (BinOp::SLe, step),
+            BinOp::SGt if step < 0 => (BinOp::SGe, step + 1),
+            BinOp::SGe if step < 0 => (BinOp::SGe, step),
             _ => continue,
         };
         let edge = match (&b.kind, Expr::number(&b.ty, slack)) {
@@ -532,6 +534,22 @@ fn exit_bounds(tuple: &Tuple, al: &Aligned<'_>, ghost: &dyn Fn(VarId) -> VarId) 
         let unmoved = Expr::same(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
         out.push(Expr::binary(BinOp::Or, within, unmoved));
     }
+    out
+}
+
+/// `x` moved one way from `from` (`sign` > 0: up): `x >= from` (`x <= from`). A
+/// bit-vector is also compared signed, first: C's `int` counters are bit-vectors whose
+/// guards compare signed (`j < 3` is `slt(j, 3)`), and only the signed bound keeps `j`
+/// away from the negative indices a bounds check asks about; unsigned counters keep the
+/// unsigned one.
+fn one_way(x: Expr, from: Expr, sign: i64) -> Vec<Expr> {
+    let up = sign > 0;
+    let mut out = Vec::new();
+    if matches!(x.ty, Type::Bv(_)) {
+        let op = if up { BinOp::SGe } else { BinOp::SLe };
+        out.push(Expr::binary(op, x.clone(), from.clone()));
+    }
+    out.push(Expr::binary(if up { BinOp::Ge } else { BinOp::Le }, x, from));
     out
 }
 

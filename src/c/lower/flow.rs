@@ -365,3 +365,53 @@ pub(super) fn writes_name(stmts: &[ast::Stmt], name: &str) -> bool {
     }
     false
 }
+
+/// Whether `stmts` only read the object C name `name` denotes: its value (a scalar) or
+/// its elements by index (`t[i]`, an array); never assigned, stepped, its address taken
+/// or, for an array, its name used as a pointer (`f(t)`, `p = t`: a write through it may
+/// follow). Conservative like [`writes_name`]: a name declared again inside counts, so
+/// `true` is certain. An object only ever read holds its initial value forever.
+pub(super) fn only_reads(stmts: &[ast::Stmt], name: &str, array: bool) -> bool {
+    ast::Stmt::exprs_of(stmts).into_iter().all(|e| reads_only(e, name, array))
+}
+
+fn reads_only(e: &ast::Expr, name: &str, array: bool) -> bool {
+    use ast::ExprKind as K;
+    let is_name = |e: &ast::Expr| matches!(&e.kind, K::Var(n) if n == name);
+    // What a write goes to: its root may not be the name; its indices are reads.
+    let target = |l: &ast::Expr| -> bool {
+        let mut at = l;
+        loop {
+            match &at.kind {
+                K::Var(n) => return n != name,
+                K::Index(base, i) => {
+                    if !reads_only(i, name, array) {
+                        return false;
+                    }
+                    at = base;
+                }
+                K::Member { base, arrow: false, .. } => at = base,
+                _ => return reads_only(at, name, array),
+            }
+        }
+    };
+    match &e.kind {
+        K::Var(n) => n != name || !array,
+        K::Index(base, i) if is_name(base) => reads_only(i, name, array),
+        K::Assign(_, l, r) => target(l) && reads_only(r, name, array),
+        K::IncDec { arg, .. } => target(arg),
+        K::Unary(ast::UnaryOp::AddrOf, arg) => !mentions(arg, name),
+        K::StmtExpr(ss) => only_reads(ss, name, array),
+        _ => e.children().into_iter().all(|c| reads_only(c, name, array)),
+    }
+}
+
+fn mentions(e: &ast::Expr, name: &str) -> bool {
+    match &e.kind {
+        ast::ExprKind::Var(n) => n == name,
+        ast::ExprKind::StmtExpr(ss) => {
+            ast::Stmt::exprs_of(ss).into_iter().any(|e| mentions(e, name))
+        }
+        _ => e.children().into_iter().any(|c| mentions(c, name)),
+    }
+}

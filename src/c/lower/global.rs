@@ -62,6 +62,22 @@ impl Lowerer<'_, '_> {
         Some(slot)
     }
 
+    /// Whether the `static` local `d` of the function being lowered is only ever read
+    /// (a scalar, or an array of scalars read by index: `flow::only_reads`), so that it
+    /// always holds the value its initialiser gives it.
+    pub(super) fn constant_static(&self, d: &ast::VarDecl, ty: &CTy) -> bool {
+        let array = match ty {
+            CTy::Scalar(_) => false,
+            CTy::Array(e, Some(_)) if e.is_scalar() => true,
+            _ => return false,
+        };
+        let Some(func) = self.frames.last().map(|f| f.func.as_str()) else { return false };
+        let Some(body) = self.cx.functions.get(func).and_then(|f| f.body.as_ref()) else {
+            return false;
+        };
+        super::flow::only_reads(body, &d.name.name, array)
+    }
+
     /// `main`'s start: every global and static local it uses takes C's static initial
     /// value (zero, then its initialiser).
     pub(super) fn static_initialisers(&mut self, sp: &Span, out: &mut Vec<Stmt>) {

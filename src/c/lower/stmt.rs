@@ -275,10 +275,13 @@ impl Lowerer<'_, '_> {
             return;
         }
         match d.storage {
-            ast::Storage::Static | ast::Storage::ThreadLocal => {
+            // One only ever read holds its initial value: a local with its initialiser
+            // (a table of coefficients is then part of the function, not an input).
+            ast::Storage::Static | ast::Storage::ThreadLocal if !self.constant_static(d, &ty) => {
                 self.static_local(d, &ty);
                 return;
             }
+            ast::Storage::Static | ast::Storage::ThreadLocal => {}
             ast::Storage::Extern => {
                 match self.global_slot(&d.name.name, &d.name.span) {
                     Some(slot) => self.bind(&d.name.name, slot, false),

@@ -28,6 +28,9 @@ pub struct CcOptions {
     pub defines: Vec<String>,
     /// How long the preprocessor may run (`None`: [`DEFAULT_LIMIT`]).
     pub time_limit: Option<Duration>,
+    /// Headers read before the file (`-include`): those of standard functions it calls
+    /// without declaring them (`c::implicit`).
+    pub forced: Vec<&'static str>,
 }
 
 /// The preprocessor's time limit unless the options say otherwise.
@@ -80,6 +83,9 @@ fn run(src: &str, dir: &Path, opts: &CcOptions) -> Result<Output, Vec<Diagnostic
         }
         for d in &opts.defines {
             cmd.arg("-D").arg(d);
+        }
+        for h in &opts.forced {
+            cmd.arg("-include").arg(h);
         }
         cmd.arg("-").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut child = match cmd.spawn() {

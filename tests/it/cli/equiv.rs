@@ -621,3 +621,105 @@ fn loops_that_return_early_or_set_before_reading_are_proved_in_lockstep() {
     assert_eq!(verdict(&results, "search"), "violated", "{json}");
     assert_eq!(code, 1);
 }
+
+/// A loop over a local table of coefficients (`static double cof[6] = {…}` read at
+/// `cof[j]`), as numerical code writes it, with `++y` inside the division against the
+/// increment on its own line. Under machine integers `j` is a bit-vector whose guard
+/// compares signed (`slt(j, 6)`) and each read checks `0 <= j < 6`: the invariant needs
+/// the signed `sge(j, old(j))`, and the miner offered only the unsigned `j >= old(j)`
+/// (true of every bit-vector): `unknown` at 20 s before. A changed coefficient differs.
+#[test]
+fn a_loop_over_a_local_table_is_proved_under_machine_integers() {
+    let dir = tempfile::tempdir().unwrap();
+    let gamma = |table: &str, step: &str| {
+        format!(
+            "#include <math.h>\ndouble gammln(double xx) {{\n  double x, y, tmp, ser;\n  \
+             static double cof[6] = {{{table}}};\n  int j;\n  y = x = xx;\n  \
+             tmp = x + 5.5;\n  tmp -= (x + 0.5) * log(tmp);\n  ser = 1.000000000190015;\n  \
+             for (j = 0; j <= 5; j++) {step}\n  return -tmp + log(2.5066282746310005 * ser / x);\n}}\n\
+             int total(int n) {{\n  int w[4] = {{3, 1, 4, 1}};\n  int s = n, i;\n  \
+             for (i = 0; i < 4; i++) {step_int}\n  return s;\n}}\n",
+            step_int = if step.contains("++y") { "s += w[i];" } else { "{ s = s + w[i]; }" }
+        )
+    };
+    let table = "76.18009172947146, -86.50532032941677, 24.01409824083091, \
+                 -1.231739572450155, 0.1208650973866179e-2, -0.5395239384953e-5";
+    let old = write(dir.path(), "old.c", &gamma(table, "ser += cof[j] / ++y;"));
+    let new = write(dir.path(), "new.c", &gamma(table, "{ y = y + 1; ser += cof[j] / y; }"));
+    let (code, results, json) = equiv_json(&[&old, &new, "--engine", "prove"]);
+    assert_eq!(verdict(&results, "gammln"), "verified", "{json}");
+    assert_eq!(verdict(&results, "total"), "verified", "{json}");
+    assert_eq!(code, 0);
+    let changed = write(
+        dir.path(),
+        "changed.c",
+        &gamma(&table.replace("24.01409824083091", "24.5"), "ser += cof[j] / ++y;"),
+    );
+    let (code, results, json) = equiv_json(&[&old, &changed]);
+    assert_eq!(verdict(&results, "gammln"), "violated", "{json}");
+    assert_eq!(code, 1);
+}
+
+/// A difference that flows only through a library function's argument (`log(x * x +
+/// 1.0)` against `log(x * x + 2.0)`): `log` is a table both versions read, and a random
+/// table is one default value with entries at small indices, which the bit patterns of
+/// these arguments never are; the tester now learns where the copies read it and gives
+/// each of those indices a value of its own (`hypertest::tables`). Before: `unknown`
+/// from every engine at 10 s; the tester alone finds it now.
+#[test]
+fn a_difference_only_in_a_library_call_argument_is_found_by_testing() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = write(
+        dir.path(),
+        "old.c",
+        "#include <math.h>\ndouble f(double x) { return log(x * x + 1.0) * 2.0; }\n",
+    );
+    let new = write(
+        dir.path(),
+        "new.c",
+        "#include <math.h>\ndouble f(double x) { return 2.0 * log(x * x + 2.0); }\n",
+    );
+    let (code, results, json) = equiv_json(&[&old, &new, "--engine", "test"]);
+    assert_eq!(verdict(&results, "f"), "violated", "{json}");
+    assert_eq!(code, 1);
+    // Equal arguments read equal entries: the same function is never shown to differ.
+    let same = write(
+        dir.path(),
+        "same.c",
+        "#include <math.h>\ndouble f(double x) { return 2.0 * log(1.0 + x * x); }\n",
+    );
+    let (_, results, json) = equiv_json(&[&old, &same, "--engine", "test"]);
+    assert_eq!(verdict(&results, "f"), "unknown", "{json}");
+}
+
+/// Standard functions called without their header (`abs`, `fabs`, `memset` with no
+/// `#include`), which gcc compiles as the builtins they name: read with the header
+/// included first (`c::implicit`), so that `abs(n)` is the standard `abs` and the pair is
+/// decided; positions stay the user's; a name that is no standard function stays an
+/// error at its call.
+#[test]
+fn standard_functions_called_without_their_header_are_read_as_gcc_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = write(
+        dir.path(),
+        "old.c",
+        "int g(int n) { return abs(n); }\ndouble d(double x) { return fabs(x); }\n\
+         void z(char p[4]) { memset(p, 0, 4); }\nint h(int n) { return n; }\n",
+    );
+    let new = write(
+        dir.path(),
+        "new.c",
+        "int g(int n) { return n < 0 ? -n : n; }\ndouble d(double x) { return x < 0 ? -x : x; }\n\
+         void z(char p[4]) { p[0] = p[1] = p[2] = p[3] = 0; }\nint h(int n) {\n  return zz(n);\n}\n",
+    );
+    let (code, results, json) = equiv_json(&[&old, &new]);
+    assert_eq!(verdict(&results, "g"), "verified", "{json}");
+    // fabs(-0.0) is +0.0, the comparison keeps -0.0.
+    assert_eq!(verdict(&results, "d"), "violated", "{json}");
+    assert_eq!(verdict(&results, "z"), "verified", "{json}");
+    assert_eq!(verdict(&results, "h"), "error", "{json}");
+    assert_eq!(code, 3);
+    let out = forex().args(["equiv", &old, &new, "--diagnostics", "short"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("new.c:5:10: error: call of `zz`"), "{err}");
+}
