@@ -637,6 +637,38 @@ pub fn modified_vars(block: &[Stmt]) -> Vec<VarId> {
     out
 }
 
+/// A statement's own expressions (conditions, assigned values, indices), not those of
+/// the blocks it holds.
+pub fn own_exprs(s: &Stmt) -> Vec<&Expr> {
+    match s {
+        Stmt::Assign { value, .. } => vec![value],
+        Stmt::Store { index, value, .. } => vec![index, value],
+        Stmt::Assume { cond, .. } | Stmt::If { cond, .. } | Stmt::While { cond, .. } => {
+            vec![cond]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Calls `f` on the own expressions ([`own_exprs`]) of every statement of `block`,
+/// nested blocks included, in order.
+pub fn for_each_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
+    for s in block {
+        for e in own_exprs(s) {
+            f(e);
+        }
+        match s {
+            Stmt::If { then_branch, else_branch, .. }
+            | Stmt::IfStar { then_branch, else_branch, .. } => {
+                for_each_expr(then_branch, f);
+                for_each_expr(else_branch, f);
+            }
+            Stmt::While { body, .. } => for_each_expr(body, f),
+            _ => {}
+        }
+    }
+}
+
 /// Expression nesting depth (what [`MAX_DEPTH`] bounds).
 pub fn expr_depth(e: &Expr) -> usize {
     1 + match &e.kind {

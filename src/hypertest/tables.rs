@@ -34,7 +34,7 @@ impl Tables {
         for copy in tuple.copies.iter().filter(|c| c.quantifier == crate::ir::Quantifier::Forall) {
             let written = crate::ir::modified_vars(&copy.body);
             let mut read = Vec::new();
-            for_each_expr(&copy.body, &mut |e| selects(e, &mut |v, _| read.push(v)));
+            crate::ir::for_each_expr(&copy.body, &mut |e| selects(e, &mut |v, _| read.push(v)));
             for v in read {
                 let array = matches!(tuple.var(v).ty, Type::Array(_));
                 if array && !written.contains(&v) && !vars.contains(&v) {
@@ -55,7 +55,7 @@ impl Tables {
         if self.vars.is_empty() || out.len() >= MAX_READS {
             return;
         }
-        for e in own_exprs(stmt) {
+        for e in crate::ir::own_exprs(stmt) {
             selects(e, &mut |v, index| {
                 if out.len() < MAX_READS && self.vars.contains(&v) {
                     if let Ok(i) = eval_expr(index, state) {
@@ -122,34 +122,5 @@ fn selects(e: &Expr, f: &mut dyn FnMut(VarId, &Expr)) {
     }
     for c in e.children() {
         selects(c, f);
-    }
-}
-
-/// A statement's own expressions (conditions, values, indices), not its blocks'.
-fn own_exprs(s: &Stmt) -> Vec<&Expr> {
-    match s {
-        Stmt::Assign { value, .. } => vec![value],
-        Stmt::Store { index, value, .. } => vec![index, value],
-        Stmt::Assume { cond, .. } | Stmt::If { cond, .. } | Stmt::While { cond, .. } => {
-            vec![cond]
-        }
-        _ => Vec::new(),
-    }
-}
-
-fn for_each_expr(block: &[Stmt], f: &mut dyn FnMut(&Expr)) {
-    for s in block {
-        for e in own_exprs(s) {
-            f(e);
-        }
-        match s {
-            Stmt::If { then_branch, else_branch, .. }
-            | Stmt::IfStar { then_branch, else_branch, .. } => {
-                for_each_expr(then_branch, f);
-                for_each_expr(else_branch, f);
-            }
-            Stmt::While { body, .. } => for_each_expr(body, f),
-            _ => {}
-        }
     }
 }

@@ -385,6 +385,19 @@ pub fn atoms(
             }
         }
     }
+    // Signs of what the loop divides (`b = a % b` keeps `b >= 0` only while `a >= 0`,
+    // which the code before the loop checked): a modified variable that is a dividend,
+    // or compared in the guard, stays non-negative.
+    for al in align {
+        for x in divided_or_guarded(al) {
+            if crate::ir::modified_vars(al.body()).contains(&x) {
+                let ty = tuple.var(x).ty.clone();
+                let Some(zero) = Expr::number(&ty, 0) else { continue };
+                let op = if matches!(ty, Type::Bv(_)) { BinOp::SGe } else { BinOp::Ge };
+                push(Expr::binary(op, var_expr(x), zero), &mut out);
+            }
+        }
+    }
     for al in align.iter().filter(|_| lockstep) {
         // Monotone counters of loops in lockstep (loops alone get them below): what the
         // lockstep did bounds what the copies' leftovers start from.
@@ -534,6 +547,32 @@ fn exit_bounds(tuple: &Tuple, al: &Aligned<'_>, ghost: &dyn Fn(VarId) -> VarId) 
         let unmoved = Expr::same(var_expr(x), Expr::var(ghost(x), tuple.var(x).ty.clone()));
         out.push(Expr::binary(BinOp::Or, within, unmoved));
     }
+    out
+}
+
+/// The variables a loop divides (the left operand of `/`, `%` and their signed forms)
+/// or compares in its guard.
+fn divided_or_guarded(al: &Aligned<'_>) -> Vec<VarId> {
+    fn walk(e: &Expr, out: &mut Vec<VarId>) {
+        if let ExprKind::Binary(BinOp::Div | BinOp::Mod | BinOp::SDiv | BinOp::SRem, a, _) = &e.kind
+        {
+            if let ExprKind::Var(v) = a.kind {
+                if !out.contains(&v) {
+                    out.push(v);
+                }
+            }
+        }
+        e.children().for_each(|c| walk(c, out));
+    }
+    let mut out = Vec::new();
+    let mut guard = Vec::new();
+    al.cond().for_each_var(&mut |v| guard.push(v));
+    for v in guard {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    crate::ir::for_each_expr(al.body(), &mut |e| walk(e, &mut out));
     out
 }
 
