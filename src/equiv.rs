@@ -325,15 +325,25 @@ fn tuple(
         pre.push(Expr::binary(ir::BinOp::Or, null, own));
         pre.push(Expr::eq(Expr::var(off, to.clone()), lit(&to, 0)));
     }
-    // A run of either version that reaches undefined behaviour (a C program's `$ub`
-    // ghost variable set) breaks the pair (LANGUAGE.md "forex equiv").
-    let mut post = post;
-    for k in [ix.old, ix.new] {
-        if let Some(v) = t.copy_var(k, crate::ir::c::UB_VAR) {
+    // Undefined behaviour (a C program's `$ub` ghost variable set) in one version only
+    // is a difference; on an input where both reach it (a NULL pointer both
+    // dereference) the versions are told apart by nothing C defines, and the compiled
+    // versions both fail alike, so that input is no difference: the outputs are compared
+    // where both are defined.
+    let defined: Vec<Expr> = [ix.old, ix.new]
+        .into_iter()
+        .filter_map(|k| t.copy_var(k, crate::ir::c::UB_VAR))
+        .map(|v| {
             let ty = t.var(v).ty.clone();
-            post.push(Expr::eq(Expr::var(v, ty.clone()), lit(&ty, 0)));
-        }
-    }
+            Expr::eq(Expr::var(v, ty.clone()), lit(&ty, 0))
+        })
+        .collect();
+    let post: Vec<Expr> = match defined.as_slice() {
+        [o, n] => std::iter::once(Expr::binary(ir::BinOp::Iff, o.clone(), n.clone()))
+            .chain(post.into_iter().map(|e| Expr::binary(ir::BinOp::Implies, o.clone(), e)))
+            .collect(),
+        _ => defined.into_iter().chain(post).collect(),
+    };
     t.pre = Expr::and_all(pre);
     t.post = Expr::and_all(post);
     if let (Some(io), Some(inew)) = (&old.module.c, &new.module.c) {

@@ -228,6 +228,39 @@ impl Printer<'_> {
     }
 }
 
+/// A failed conjunct as people read it: a C tuple's `a.$ub == 0` (the ghost variable of
+/// undefined behaviour) is "no undefined behaviour in `a`", not forex's internal name.
+pub fn conjunct_text(tuple: &Tuple, c: &Expr) -> String {
+    let is_defined = |e: &Expr| match &e.kind {
+        ExprKind::Binary(BinOp::Eq, x, _) => {
+            matches!(&x.kind, ExprKind::Var(v) if tuple.var(*v).name == crate::ir::c::UB_VAR)
+        }
+        _ => false,
+    };
+    match &c.kind {
+        // `forex equiv`: undefined behaviour in both versions or in neither.
+        ExprKind::Binary(BinOp::Iff, a, b) if is_defined(a) && is_defined(b) => {
+            return "undefined behaviour in one version only".into();
+        }
+        // An output compared where the versions are defined: it failed, so they were.
+        ExprKind::Binary(BinOp::Implies, a, b) if is_defined(a) => {
+            return conjunct_text(tuple, b);
+        }
+        _ => {}
+    }
+    if let ExprKind::Binary(BinOp::Eq, x, _) = &c.kind {
+        if let ExprKind::Var(v) = &x.kind {
+            let var = tuple.var(*v);
+            if var.name == crate::ir::c::UB_VAR {
+                let copy = tuple.var_display(*v);
+                let copy = copy.split('.').next().unwrap_or_default();
+                return format!("no undefined behaviour in copy `{copy}`");
+            }
+        }
+    }
+    tuple_expr(tuple, c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,6 +29,7 @@ const HEADERS: &[(&str, &[&str])] = &[
         &["memcmp", "memcpy", "memmove", "memset", "strlen", "strcmp", "strncmp", "strcpy"],
     ),
     ("assert.h", &["assert"]),
+    ("stdio.h", &["printf", "puts", "putchar"]),
 ];
 
 /// The headers to include first for the standard functions `file` calls without a

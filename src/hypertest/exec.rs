@@ -7,7 +7,7 @@ use super::tables::Tables;
 use super::values::{Streaks, Values};
 use crate::cancel::Cancel;
 use crate::interp::{run_copy, run_copy_observed, Chooser, Observer, Replay, RunEnd};
-use crate::ir::{BinOp, Expr, ExprKind, Loc, Stmt, Tuple, Type, VarId};
+use crate::ir::{Loc, Stmt, Tuple, Type, VarId};
 use crate::refute::exists::{exists_run, ExistsAnswer};
 use crate::value::Value;
 use crate::verdict::{CopyRun, Counterexample};
@@ -176,7 +176,7 @@ impl<'t> Executor<'t> {
                         .conjuncts()
                         .into_iter()
                         .find(|c| holds(&self.cancel, c, state) == Some(false))
-                        .map(|c| conjunct_text(self.tuple, c));
+                        .map(|c| crate::pretty::conjunct_text(self.tuple, c));
                     let explanation = match &conjunct {
                         Some(c) if c.starts_with("no undefined behaviour") => {
                             format!("post is false on the final states: {c} does not hold")
@@ -295,20 +295,4 @@ impl<'t> Executor<'t> {
             c_types: None,
         })
     }
-}
-
-/// A failed conjunct as people read it: a C tuple's `a.$ub == 0` (the ghost variable of
-/// undefined behaviour) is "no undefined behaviour in `a`", not forex's internal name.
-fn conjunct_text(tuple: &Tuple, c: &Expr) -> String {
-    if let ExprKind::Binary(BinOp::Eq, x, _) = &c.kind {
-        if let ExprKind::Var(v) = &x.kind {
-            let var = tuple.var(*v);
-            if var.name == crate::ir::c::UB_VAR {
-                let copy = tuple.var_display(*v);
-                let copy = copy.split('.').next().unwrap_or_default();
-                return format!("no undefined behaviour in copy `{copy}`");
-            }
-        }
-    }
-    crate::pretty::tuple_expr(tuple, c)
 }

@@ -207,7 +207,7 @@ fn name_violated_conjunct(tuple: &Tuple, cex: &Counterexample) -> Option<String>
     tuple.post.conjuncts().into_iter().find_map(|conj| {
         match super::exists::exists_run_with(tuple, conj, &state, 16, &cancel) {
             super::exists::ExistsAnswer::NoRun { .. } => {
-                Some(crate::pretty::tuple_expr(tuple, conj))
+                Some(crate::pretty::conjunct_text(tuple, conj))
             }
             _ => None,
         }

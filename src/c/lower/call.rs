@@ -12,6 +12,10 @@ use crate::ir::c::CScalar;
 use crate::ir::{BinOp, Expr, Quantifier, Stmt, VarId};
 use std::collections::HashMap;
 
+/// Standard functions that only write output (to a stream forex does not model).
+const OUTPUT: &[&str] =
+    &["printf", "fprintf", "puts", "fputs", "putchar", "fputc", "putc", "fflush", "perror"];
+
 /// An argument as the callee's parameter receives it.
 pub(super) enum Arg {
     /// A value (scalars, pointers, structs: copied).
@@ -83,6 +87,25 @@ impl Lowerer<'_, '_> {
         }
         if let Some(v) = self.modelled_call(name, args, sp, out, discard) {
             return v.map(CV::S);
+        }
+        // Output (`printf("%d\n", x);`): stdout is no part of a copy's state, so a call
+        // whose result is unused is its arguments' effects alone. A used result (the
+        // number of characters printed) is not modelled.
+        if OUTPUT.contains(&name) && self.cx.libraries.contains_key(name) {
+            if !discard {
+                self.err(
+                    format!(
+                        "the result of `{name}` is not modelled (output is not part of the state)"
+                    ),
+                    sp,
+                    "result used",
+                );
+                return None;
+            }
+            for a in args.iter().filter(|a| a.has_effects()) {
+                self.expr(a, out)?;
+            }
+            return Some(zero);
         }
         if let Some(lib) = self.cx.libraries.get(name).copied() {
             return self.library(lib, args, sp, out).map(CV::S);
