@@ -33,8 +33,8 @@ const HEADERS: &[(&str, &[&str])] = &[
 ];
 
 /// The headers to include first for the standard functions `file` calls without a
-/// declaration, and those functions' names.
-pub fn missing_headers(file: &ast::File) -> (Vec<&'static str>, Vec<String>) {
+/// declaration.
+pub fn missing_headers(file: &ast::File) -> Vec<&'static str> {
     let declared = |n: &str| {
         file.functions.iter().any(|f| f.name.name == n)
             || file.globals.iter().any(|g| g.name.name == n)
@@ -47,19 +47,14 @@ pub fn missing_headers(file: &ast::File) -> (Vec<&'static str>, Vec<String>) {
         }
     }
     let mut headers = Vec::new();
-    let mut names = Vec::new();
-    for name in called {
-        if declared(&name) || names.contains(&name) {
-            continue;
-        }
+    for name in called.iter().filter(|n| !declared(n)) {
         if let Some((h, _)) = HEADERS.iter().find(|(_, fs)| fs.contains(&name.as_str())) {
             if !headers.contains(h) {
                 headers.push(*h);
             }
-            names.push(name);
         }
     }
-    (headers, names)
+    headers
 }
 
 fn calls(e: &ast::Expr, out: &mut Vec<String>) {

@@ -138,7 +138,7 @@ pub fn load(
     }
     let mut parsed = parse::parse(&pre, src).map_err(syntax)?;
     // Standard functions called without a declaration: read as gcc reads them.
-    let (headers, _) = implicit::missing_headers(&parsed.file);
+    let headers = implicit::missing_headers(&parsed.file);
     let mut pre = pre;
     if !headers.is_empty() {
         cc.forced = headers;

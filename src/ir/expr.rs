@@ -140,6 +140,14 @@ impl Expr {
     pub fn has_quantifier(&self) -> bool {
         self.any_node(&|e| matches!(e.kind, ExprKind::Quant { .. }))
     }
+    /// The expression with every occurrence of variable `v` replaced by `with`.
+    pub fn replace_var(&self, v: VarId, with: &Expr) -> Expr {
+        match self.kind {
+            ExprKind::Var(x) if x == v => with.clone(),
+            _ => self.map_children(&|c| c.replace_var(v, with)),
+        }
+    }
+
     /// The expression with each direct subexpression `a` replaced by `f(a)` (leaves as
     /// they are), for rewrites that recurse through `f`.
     pub fn map_children(&self, f: &impl Fn(&Expr) -> Expr) -> Expr {

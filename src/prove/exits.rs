@@ -116,7 +116,7 @@ fn for_all_values(e: &Expr, vars: &[VarId], tuple: &Tuple) -> Option<Expr> {
             return None;
         }
         cases =
-            cases.iter().flat_map(|c| values.iter().map(move |k| substitute(c, v, k))).collect();
+            cases.iter().flat_map(|c| values.iter().map(move |k| c.replace_var(v, k))).collect();
     }
     Some(Expr::and_all(cases))
 }
@@ -178,14 +178,6 @@ fn literal(e: &Expr) -> Option<i64> {
             Some(((*x as i128) << shift >> shift) as i64)
         }
         _ => None,
-    }
-}
-
-/// `e` with `v` replaced by `k`.
-fn substitute(e: &Expr, v: VarId, k: &Expr) -> Expr {
-    match &e.kind {
-        ExprKind::Var(w) if *w == v => k.clone(),
-        _ => e.map_children(&|c| substitute(c, v, k)),
     }
 }
 

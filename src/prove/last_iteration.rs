@@ -18,8 +18,7 @@ const MAX_FACTS: usize = 8;
 /// guard counters.
 pub fn atoms(tuple: &Tuple, al: &Aligned<'_>, ghost: &dyn Fn(VarId) -> VarId) -> Vec<Expr> {
     // Only bodies that store into an array: elsewhere the counters' relations say it.
-    let stores = std::env::var_os("NOLAST").is_none()
-        && al.body().iter().any(|s| matches!(s, Stmt::Store { .. }));
+    let stores = al.body().iter().any(|s| matches!(s, Stmt::Store { .. }));
     let facts = if stores { facts(tuple, al.body()) } else { Vec::new() };
     if facts.is_empty() {
         return Vec::new();
@@ -72,7 +71,7 @@ fn facts(tuple: &Tuple, body: &[Stmt]) -> Vec<Expr> {
             }
             Stmt::Assign { var, value, .. } => match step_of(*var, value) {
                 // `i = i + c`: a fact about the old `i` is one about `i - c`.
-                Some(back) => facts = facts.iter().map(|f| replace(f, *var, &back)).collect(),
+                Some(back) => facts = facts.iter().map(|f| f.replace_var(*var, &back)).collect(),
                 None => {
                     facts.retain(|f| !mentions(f, *var));
                     if let ExprKind::Var(t) = value.kind {
@@ -104,12 +103,4 @@ fn step_of(v: VarId, value: &Expr) -> Option<Expr> {
     }
     let back = if *op == BinOp::Add { BinOp::Sub } else { BinOp::Add };
     Some(Expr::binary(back, (**a).clone(), (**b).clone()))
-}
-
-/// `e` with `v` replaced by `with`.
-fn replace(e: &Expr, v: VarId, with: &Expr) -> Expr {
-    match e.kind {
-        ExprKind::Var(x) if x == v => with.clone(),
-        _ => e.map_children(&|c| replace(c, v, with)),
-    }
 }

@@ -389,8 +389,9 @@ pub fn atoms(
     // which the code before the loop checked): a modified variable that is a dividend,
     // or compared in the guard, stays non-negative.
     for al in align {
+        let written = crate::ir::modified_vars(al.body());
         for x in divided_or_guarded(al) {
-            if crate::ir::modified_vars(al.body()).contains(&x) {
+            if written.contains(&x) {
                 let ty = tuple.var(x).ty.clone();
                 let Some(zero) = Expr::number(&ty, 0) else { continue };
                 let op = if matches!(ty, Type::Bv(_)) { BinOp::SGe } else { BinOp::Ge };
@@ -565,13 +566,11 @@ fn divided_or_guarded(al: &Aligned<'_>) -> Vec<VarId> {
         e.children().for_each(|c| walk(c, out));
     }
     let mut out = Vec::new();
-    let mut guard = Vec::new();
-    al.cond().for_each_var(&mut |v| guard.push(v));
-    for v in guard {
+    al.cond().for_each_var(&mut |v| {
         if !out.contains(&v) {
             out.push(v);
         }
-    }
+    });
     crate::ir::for_each_expr(al.body(), &mut |e| walk(e, &mut out));
     out
 }
